@@ -1,0 +1,175 @@
+//! The generated file around the types: the trait, the catalog and the dispatch glue.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::rewrite;
+
+/// What the trait needs to know about one tool.
+pub(crate) struct ToolItem {
+    pub method: String,
+    /// Doc comment lines, each with its leading space.
+    pub doc: Vec<String>,
+    pub input: TokenStream,
+    pub output: Return,
+}
+
+/// What a tool's method returns.
+pub(crate) enum Return {
+    /// Structured content of this type.
+    Structured(TokenStream),
+    /// `schemcp_runtime::Output<T>`, for `_meta` and extra content.
+    Wrapped(TokenStream),
+    /// No `outputSchema`: text content.
+    Text,
+    /// No `outputSchema`, wrapped: `schemcp_runtime::Output<String>`.
+    WrappedText,
+}
+
+/// Everything that goes into the generated file.
+pub(crate) struct FileParts<'a> {
+    pub header_source: &'a str,
+    pub trait_name: &'a str,
+    pub catalog_file: &'a str,
+    pub types: TokenStream,
+    pub tools: Vec<ToolItem>,
+}
+
+/// The generated Rust file's text.
+pub(crate) fn render(parts: FileParts<'_>) -> Result<String, String> {
+    let trait_ident = format_ident!("{}", parts.trait_name);
+    let methods = parts.tools.iter().map(|tool| {
+        let method = format_ident!("{}", tool.method);
+        let input = &tool.input;
+        let output = match &tool.output {
+            Return::Structured(ty) => ty.clone(),
+            Return::Wrapped(ty) => quote!(::schemcp_runtime::Output<#ty>),
+            Return::Text => quote!(::std::string::String),
+            Return::WrappedText => quote!(::schemcp_runtime::Output<::std::string::String>),
+        };
+        let doc = &tool.doc;
+        quote! {
+            #(#[doc = #doc])*
+            fn #method(&self, input: #input, cx: &::schemcp_runtime::ToolContext)
+                -> impl ::std::future::Future<
+                    Output = ::std::result::Result<#output, ::schemcp_runtime::ToolError>,
+                > + ::std::marker::Send;
+        }
+    });
+    let arms = parts.tools.iter().enumerate().map(|(index, tool)| {
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
+        let method = format_ident!("{}", tool.method);
+        let input = &tool.input;
+        let returned = match &tool.output {
+            Return::Structured(_) => quote!(::schemcp_runtime::Returned::structured(&output)),
+            Return::Wrapped(_) => quote!(::schemcp_runtime::Returned::from_output(output)),
+            Return::Text => quote!(::std::result::Result::Ok(
+                ::schemcp_runtime::Returned::text(output)
+            )),
+            Return::WrappedText => quote!(::std::result::Result::Ok(
+                ::schemcp_runtime::Returned::from_text_output(output)
+            )),
+        };
+        quote! {
+            #index => {
+                let input: #input = ::schemcp_runtime::__private::decode_arguments(arguments)?;
+                let output = #trait_ident::#method(&self.0, input, cx).await?;
+                #returned
+            }
+        }
+    });
+    let catalog_file = parts.catalog_file;
+    let trait_doc = [
+        format!(
+            " The tools of `{}`: implement this, then serve it with [`server`].",
+            parts.header_source
+        ),
+        String::new(),
+        " Each method gets arguments already validated against the tool's `inputSchema`; what it"
+            .into(),
+        " returns is validated against the `outputSchema` before it reaches the client.".into(),
+    ];
+    let dispatch_doc = format!(
+        " Routes calls from the runtime to a [`{trait_ident}`] implementation by catalog position."
+    );
+    let tokens = quote! {
+        #(#[doc = #trait_doc])*
+        pub trait #trait_ident: ::std::marker::Send + ::std::marker::Sync + 'static {
+            #(#methods)*
+        }
+
+        /// The `tools/list` catalog exactly as a 2026-07-28 client receives it, sorted by name.
+        pub const CATALOG: &str = include_str!(#catalog_file);
+
+        #[doc = #dispatch_doc]
+        pub struct Dispatch<T>(pub T);
+
+        impl<T: #trait_ident> ::schemcp_runtime::ToolSet for Dispatch<T> {
+            fn catalog(&self) -> &'static str {
+                CATALOG
+            }
+
+            fn call<'a>(
+                &'a self,
+                index: usize,
+                arguments: ::schemcp_runtime::__private::serde_json::Value,
+                cx: &'a ::schemcp_runtime::ToolContext,
+            ) -> ::schemcp_runtime::__private::BoxFuture<
+                'a,
+                ::std::result::Result<::schemcp_runtime::Returned, ::schemcp_runtime::ToolError>,
+            > {
+                ::std::boxed::Box::pin(async move {
+                    match index {
+                        #(#arms)*
+                        _ => ::std::result::Result::Err(::schemcp_runtime::ToolError::new(
+                            ::std::format!("no tool at catalog index {index}"),
+                        )),
+                    }
+                })
+            }
+        }
+
+        /// An MCP server for `tools`; serve it with `schemcp_runtime::serve_stdio` or `serve_http`.
+        pub fn server<T: #trait_ident>(tools: T) -> ::schemcp_runtime::McpServer<Dispatch<T>> {
+            ::schemcp_runtime::McpServer::new(Dispatch(tools))
+        }
+    };
+    let mut file: syn::File =
+        syn::parse2(parts.types).map_err(|e| format!("typify's output does not parse: {e}"))?;
+    rewrite::rewrite_file(&mut file);
+    for item in &mut file.items {
+        allow_lints(item);
+    }
+    let glue: syn::File =
+        syn::parse2(tokens).map_err(|e| format!("the generated glue does not parse: {e}"))?;
+    file.items.extend(glue.items);
+    let body = prettyplease::unparse(&file);
+    Ok(format!(
+        "// @generated by schemcp-build from {}. Do not edit.\n\n{body}",
+        parts.header_source
+    ))
+}
+
+/// Rewrites one type's paths to the runtime's re-exports (for trait signatures).
+pub(crate) fn rewrite_type(ty: TokenStream) -> Result<TokenStream, String> {
+    let mut ty: syn::Type = syn::parse2(ty).map_err(|e| format!("not a type: {e}"))?;
+    rewrite::rewrite_type(&mut ty);
+    Ok(quote!(#ty))
+}
+
+/// Generated types are included into the user's crate, often a binary where an unused alias or a
+/// field only serialized would warn; the schema, not the user, decides what exists.
+fn allow_lints(item: &mut syn::Item) {
+    let attr: syn::Attribute = syn::parse_quote!(#[allow(dead_code, clippy::all)]);
+    match item {
+        syn::Item::Struct(i) => i.attrs.push(attr),
+        syn::Item::Enum(i) => i.attrs.push(attr),
+        syn::Item::Type(i) => i.attrs.push(attr),
+        syn::Item::Impl(i) => i.attrs.push(attr),
+        syn::Item::Mod(i) => i.attrs.push(attr),
+        syn::Item::Fn(i) => i.attrs.push(attr),
+        syn::Item::Const(i) => i.attrs.push(attr),
+        syn::Item::Static(i) => i.attrs.push(attr),
+        _ => {}
+    }
+}

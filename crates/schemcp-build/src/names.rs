@@ -1,0 +1,80 @@
+//! Rust identifiers from tool and schema names.
+
+use heck::{ToPascalCase, ToSnakeCase};
+
+/// A type name in PascalCase that typify keeps unchanged: typify re-sanitizes every name it is
+/// given with the same heck rules, so handing it a fixed point keeps our name and its name in
+/// agreement (and keeps names derived from it, like `{Parent}{Property}`, predictable).
+pub(crate) fn pascal(input: &str) -> String {
+    let cleaned: String = input
+        .replace('\'', "")
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let mut out = cleaned.to_pascal_case();
+    match out.chars().next() {
+        None => out = "X".to_string(),
+        Some(c) if !(c.is_alphabetic() || c == '_') => out = format!("X{out}"),
+        Some(_) => {}
+    }
+    if syn::parse_str::<syn::Ident>(&out).is_err() {
+        out.push('_');
+    }
+    out
+}
+
+/// A method name in snake_case; `None` when nothing identifier-like is left.
+pub(crate) fn snake(input: &str) -> Option<String> {
+    let cleaned: String = input
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '_' })
+        .collect();
+    let mut out = cleaned.to_snake_case();
+    if out.is_empty() {
+        return None;
+    }
+    if out.starts_with(|c: char| c.is_numeric()) {
+        out = format!("_{out}");
+    }
+    if syn::parse_str::<syn::Ident>(&out).is_err() {
+        out.push('_');
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pascal_names() {
+        assert_eq!(pascal("get_weather"), "GetWeather");
+        assert_eq!(pascal("weather.v2-beta"), "WeatherV2Beta");
+        assert_eq!(pascal("WeatherData"), "WeatherData");
+        assert_eq!(pascal("3d"), "X3d");
+        assert_eq!(pascal("self"), "Self_");
+        // A fixed point, which the collision detection relies on.
+        for name in ["GetWeatherInput", "HttpConfig", "Foo2", "X3d"] {
+            assert_eq!(pascal(name), name);
+        }
+    }
+
+    #[test]
+    fn snake_names() {
+        assert_eq!(snake("get_weather").as_deref(), Some("get_weather"));
+        assert_eq!(
+            snake("weather.get-Forecast").as_deref(),
+            Some("weather_get_forecast")
+        );
+        assert_eq!(snake("getWeather").as_deref(), Some("get_weather"));
+        assert_eq!(snake("type").as_deref(), Some("type_"));
+        assert_eq!(snake("2fa").as_deref(), Some("_2fa"));
+        assert_eq!(snake("--"), None);
+    }
+}

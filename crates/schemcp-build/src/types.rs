@@ -1,0 +1,942 @@
+//! Rust types for every tool's input and output, through one typify `TypeSpace`.
+//!
+//! typify is driven defensively, because it fails in three ways that must never reach a user as a
+//! crash or a wrong type:
+//!
+//! - it panics on schemas it does not support (`if`/`then`/`else`, references it cannot
+//!   resolve); every call runs under [`guarded`], and each schema is first converted on its own
+//!   (a *probe*) so a failure is reported against the one file and JSON pointer that caused it;
+//! - it keys references by their last pointer segment only, so equal `$defs` names from
+//!   different tools would silently become one type; we decide ourselves which definitions are
+//!   the same type ([`classes`]) and hand typify unique names;
+//! - it silently reuses an existing type when a generated name repeats (an inline enum at
+//!   `Root.mode` becomes the `$defs/RootMode` type). We convert the whole set once with every
+//!   definition under a *mangled* name that cannot collide, predict the real names from that,
+//!   rename definitions until every name is unique, and check afterwards that typify produced
+//!   exactly as many types as predicted.
+
+use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Arc, Mutex};
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use serde_json::{Value, json};
+use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
+
+use crate::names::pascal;
+use crate::schema::{canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema};
+
+/// One tool's schemas, as the generator needs them.
+pub(crate) struct ToolSchemas<'a> {
+    pub name: &'a str,
+    pub input: &'a Value,
+    pub output: Option<&'a Value>,
+    /// Pointer into the tool object (`/inputSchema/$defs/Address`) -> where it was copied from.
+    pub origins: BTreeMap<String, String>,
+}
+
+/// Which of a tool's schemas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Input,
+    Output,
+}
+
+impl Kind {
+    fn pointer(self) -> &'static str {
+        match self {
+            Kind::Input => "/inputSchema",
+            Kind::Output => "/outputSchema",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Kind::Input => "Input",
+            Kind::Output => "Output",
+        }
+    }
+}
+
+/// Something wrong with one place of one tool (or, without a tool, with the set).
+#[derive(Debug, Clone)]
+pub(crate) struct Problem {
+    pub tool: Option<usize>,
+    pub pointer: String,
+    pub code: &'static str,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+/// Generation settings that affect types.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Options {
+    pub derives: Vec<String>,
+    pub fallback_to_value: bool,
+}
+
+/// The converted types.
+pub(crate) struct Types {
+    /// typify's items plus aliases for roots that are not named types; paths not yet rewritten.
+    pub items: TokenStream,
+    pub inputs: Vec<TokenStream>,
+    pub outputs: Vec<Option<TokenStream>>,
+    /// Renames and fallbacks, reported as warnings.
+    pub warnings: Vec<Problem>,
+}
+
+/// A schema typify converts on its own: a tool's root schema or one `$defs` entry.
+struct Member {
+    tool: usize,
+    kind: Kind,
+    def_key: Option<String>,
+    pointer: String,
+    name: String,
+    /// Roots lose `$defs`, `$schema`, `$id` and `title` (we name roots ourselves).
+    schema: Value,
+    /// `$ref` strings in walk order, resolved to members of the same schema.
+    refs: Vec<(String, usize)>,
+    origin: Option<String>,
+    /// Content with references blanked and without `title`, for comparison.
+    content: String,
+}
+
+/// Members that become one Rust type.
+struct Class {
+    members: Vec<usize>,
+    /// Registered through `add_ref_types` (some member is a definition) or, for roots only,
+    /// through `add_type_with_name`.
+    is_def: bool,
+}
+
+impl Class {
+    fn first(&self) -> usize {
+        self.members[0]
+    }
+}
+
+const MANGLE_PREFIX: &str = "Zzschemcp";
+const MANGLE_SUFFIX: &str = "Zz";
+
+/// A name no schema-derived name can collide with, and that typify's sanitizing leaves alone,
+/// so names typify derives from it (`{name}{Property}`) can be mapped back.
+fn mangled(class: usize) -> String {
+    format!("{MANGLE_PREFIX}{class}{MANGLE_SUFFIX}")
+}
+
+/// `(class, rest)` for a name derived from [`mangled`].
+fn demangle(name: &str) -> Option<(usize, &str)> {
+    let rest = name.strip_prefix(MANGLE_PREFIX)?;
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let class = rest[..digits].parse().ok()?;
+    let rest = rest[digits..].strip_prefix(MANGLE_SUFFIX)?;
+    Some((class, rest))
+}
+
+/// Converts every tool's schemas; `Err` holds every problem found.
+pub(crate) fn generate(
+    tools: &[ToolSchemas<'_>],
+    options: &Options,
+) -> Result<Types, Vec<Problem>> {
+    let tool_pascal: Vec<String> = tools.iter().map(|t| pascal(t.name)).collect();
+    let (members, slots) = collect_members(tools, &tool_pascal)?;
+    let class_of = classes(&members);
+    let class_count = class_of.iter().max().map_or(0, |m| m + 1);
+    let mut classes: Vec<Class> = (0..class_count)
+        .map(|_| Class {
+            members: Vec::new(),
+            is_def: false,
+        })
+        .collect();
+    for (m, member) in members.iter().enumerate() {
+        let class = &mut classes[class_of[m]];
+        class.members.push(m);
+        class.is_def |= member.def_key.is_some();
+    }
+    check_titled_inline(&members, tools)?;
+
+    let plan = Plan {
+        members: &members,
+        classes: &classes,
+        class_of: &class_of,
+        options,
+    };
+    let mut warnings = Vec::new();
+    let mut names = plan.initial_names(&tool_pascal, &mut warnings);
+
+    // Probes: each schema alone, so a failure names its own file and pointer.
+    let mut fallback = BTreeSet::new();
+    let mut problems = Vec::new();
+    for c in 0..classes.len() {
+        if let Err(message) = plan.probe(c) {
+            let member = &members[classes[c].first()];
+            if options.fallback_to_value {
+                fallback.insert(c);
+                warnings.push(Problem {
+                    tool: Some(member.tool),
+                    pointer: member.pointer.clone(),
+                    code: "fallback-to-value",
+                    message: format!(
+                        "`{}` cannot become a Rust type ({message}); using serde_json::Value",
+                        names[c]
+                    ),
+                    help: None,
+                });
+            } else {
+                problems.push(Problem {
+                    tool: Some(member.tool),
+                    pointer: member.pointer.clone(),
+                    code: "unsupported-schema",
+                    message: format!("this schema cannot become a Rust type: {message}"),
+                    help: Some(
+                        "change the schema, or opt in to `Builder::fallback_to_value(true)` to \
+                         use serde_json::Value for it"
+                            .into(),
+                    ),
+                });
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+
+    // The whole set under mangled names: the names typify will derive, without collisions.
+    let mangled_names: Vec<String> = (0..classes.len()).map(mangled).collect();
+    let probe = plan
+        .convert(&mangled_names, &fallback)
+        .map_err(|message| vec![set_problem(&message)])?;
+    let predicted = probe.named_types();
+    plan.resolve_collisions(&probe, &predicted, &tool_pascal, &mut names, &mut warnings)?;
+
+    let real = plan
+        .convert(&names, &fallback)
+        .map_err(|message| vec![set_problem(&message)])?;
+    let produced = real.named_types();
+    let mut seen = BTreeSet::new();
+    let duplicate = produced.iter().find(|name| !seen.insert(name.as_str()));
+    if duplicate.is_some() || produced.len() != predicted.len() {
+        let detail = match duplicate {
+            Some(name) => format!("two types are both named `{name}`"),
+            None => format!(
+                "typify produced {} named types where {} were expected, so two schemas were merged \
+                 into one type",
+                produced.len(),
+                predicted.len()
+            ),
+        };
+        return Err(vec![set_problem(&format!(
+            "type names are ambiguous: {detail}"
+        ))]);
+    }
+
+    let ident = |c: usize| -> Result<TokenStream, Vec<Problem>> {
+        let id = real.ids[c].as_ref().expect("every class is converted");
+        let ty = real
+            .space
+            .get_type(id)
+            .map_err(|e| vec![set_problem(&e.to_string())])?;
+        Ok(ty.ident())
+    };
+    let mut aliases = Vec::new();
+    for (c, class) in classes.iter().enumerate() {
+        if class.is_def {
+            continue;
+        }
+        let ty = ident(c)?;
+        if ty.to_string() == names[c] {
+            continue;
+        }
+        let first = &members[class.first()];
+        let doc = first
+            .schema
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| {
+                let what = match first.kind {
+                    Kind::Input => "arguments",
+                    Kind::Output => "result",
+                };
+                format!("The {what} of the `{}` tool.", tools[first.tool].name)
+            });
+        let name = format_ident!("{}", names[c]);
+        aliases.push(quote! {
+            #[doc = #doc]
+            pub type #name = #ty;
+        });
+    }
+    let mut inputs = Vec::new();
+    let mut outputs = Vec::new();
+    for slot in &slots {
+        let ty = ident(class_of[slot.root])?;
+        match slot.kind {
+            Kind::Input => inputs.push(ty),
+            Kind::Output => {
+                outputs.resize(slot.tool, None);
+                outputs.push(Some(ty));
+            }
+        }
+    }
+    outputs.resize(tools.len(), None);
+    let space = real.space.to_stream();
+    Ok(Types {
+        items: quote! { #space #(#aliases)* },
+        inputs,
+        outputs,
+        warnings,
+    })
+}
+
+fn set_problem(message: &str) -> Problem {
+    Problem {
+        tool: None,
+        pointer: String::new(),
+        code: "typify-failed",
+        message: format!("converting the schema set to Rust types failed: {message}"),
+        help: Some("this is likely a schemcp-build bug; please report it with the schemas".into()),
+    }
+}
+
+struct Slot {
+    tool: usize,
+    kind: Kind,
+    root: usize,
+}
+
+/// Splits every schema into its root and `$defs` entries and resolves each `$ref`.
+fn collect_members(
+    tools: &[ToolSchemas<'_>],
+    tool_pascal: &[String],
+) -> Result<(Vec<Member>, Vec<Slot>), Vec<Problem>> {
+    let mut members = Vec::new();
+    let mut slots = Vec::new();
+    let mut problems = Vec::new();
+    for (t, tool) in tools.iter().enumerate() {
+        for (kind, schema) in [(Kind::Input, Some(tool.input)), (Kind::Output, tool.output)] {
+            let Some(schema) = schema else { continue };
+            let base = kind.pointer();
+            let Value::Object(object) = schema else {
+                problems.push(Problem {
+                    tool: Some(t),
+                    pointer: base.into(),
+                    code: "unsupported-schema",
+                    message: "a tool schema must be a JSON object".into(),
+                    help: None,
+                });
+                continue;
+            };
+            let root_name = match (kind, object.get("title").and_then(Value::as_str)) {
+                (Kind::Output, Some(title)) => pascal(title),
+                _ => format!("{}{}", tool_pascal[t], kind.label()),
+            };
+            let mut root_schema = object.clone();
+            for keyword in ["$defs", "definitions", "$schema", "$id", "title"] {
+                root_schema.shift_remove(keyword);
+            }
+            let root = members.len();
+            members.push(Member {
+                tool: t,
+                kind,
+                def_key: None,
+                pointer: base.into(),
+                name: root_name,
+                schema: Value::Object(root_schema),
+                refs: Vec::new(),
+                origin: None,
+                content: String::new(),
+            });
+            let mut defs = BTreeMap::new();
+            for keyword in ["$defs", "definitions"] {
+                let Some(Value::Object(entries)) = object.get(keyword) else {
+                    continue;
+                };
+                for (key, def) in entries {
+                    let pointer = format!("{base}/{keyword}/{}", escape(key));
+                    if defs.contains_key(key) {
+                        problems.push(Problem {
+                            tool: Some(t),
+                            pointer,
+                            code: "duplicate-definition",
+                            message: format!(
+                                "`{key}` is defined in both `$defs` and `definitions`"
+                            ),
+                            help: None,
+                        });
+                        continue;
+                    }
+                    defs.insert(key.clone(), members.len());
+                    members.push(Member {
+                        tool: t,
+                        kind,
+                        def_key: Some(key.clone()),
+                        origin: tool.origins.get(&pointer).cloned(),
+                        pointer,
+                        name: pascal(key),
+                        schema: def.clone(),
+                        refs: Vec::new(),
+                        content: String::new(),
+                    });
+                }
+            }
+            for member in &mut members[root..] {
+                let mut refs = Vec::new();
+                for_each_subschema(
+                    &member.schema,
+                    &member.pointer,
+                    true,
+                    &mut |object, pointer| {
+                        for keyword in ["prefixItems", "$dynamicRef", "$recursiveRef"] {
+                            if object.contains_key(keyword) {
+                                problems.push(Problem {
+                                    tool: Some(t),
+                                    pointer: format!("{pointer}/{}", escape(keyword)),
+                                    code: "unsupported-schema",
+                                    message: format!("the generator does not support `{keyword}`"),
+                                    help: None,
+                                });
+                            }
+                        }
+                        let Some(reference) = object.get("$ref") else {
+                            return;
+                        };
+                        let Some(reference) = reference.as_str() else {
+                            problems.push(Problem {
+                                tool: Some(t),
+                                pointer: format!("{pointer}/$ref"),
+                                code: "unsupported-ref",
+                                message: "`$ref` must be a string".into(),
+                                help: None,
+                            });
+                            return;
+                        };
+                        match resolve(reference, &defs) {
+                            Ok(target) => refs.push((reference.to_string(), target)),
+                            Err((message, help)) => problems.push(Problem {
+                                tool: Some(t),
+                                pointer: format!("{pointer}/$ref"),
+                                code: "unsupported-ref",
+                                message,
+                                help: Some(help),
+                            }),
+                        }
+                    },
+                );
+                let mut content = member.schema.clone();
+                if let Value::Object(object) = &mut content {
+                    object.shift_remove("title");
+                }
+                for_each_ref_mut(&mut content, true, &mut |r| r.clear());
+                member.content = canonical(&content);
+                member.refs = refs;
+            }
+            slots.push(Slot {
+                tool: t,
+                kind,
+                root,
+            });
+        }
+    }
+    if problems.is_empty() {
+        Ok((members, slots))
+    } else {
+        Err(problems)
+    }
+}
+
+/// The member a `$ref` names, or why it cannot be used.
+fn resolve(reference: &str, defs: &BTreeMap<String, usize>) -> Result<usize, (String, String)> {
+    let within = "the generator resolves `#/$defs/<name>` references only";
+    if reference == "#" {
+        return Err((
+            "a reference to the schema root (`#`) cannot become a Rust type".into(),
+            "move the recursive schema into `$defs` and reference `#/$defs/<name>`".into(),
+        ));
+    }
+    let Some(local) = reference.strip_prefix('#') else {
+        return Err((
+            format!("`{reference}` is an external reference"),
+            "references to other files must be bundled by the contract loader; reference a \
+             definitions file in the schemas folder"
+                .into(),
+        ));
+    };
+    let key = local
+        .strip_prefix("/$defs/")
+        .or_else(|| local.strip_prefix("/definitions/"))
+        .filter(|key| !key.contains('/'));
+    let Some(key) = key else {
+        return Err((
+            format!("`{reference}` does not point at a `$defs` entry; {within}"),
+            "move the referenced schema into `$defs` and reference it there".into(),
+        ));
+    };
+    let key = decode_segment(key);
+    defs.get(&key).copied().ok_or_else(|| {
+        (
+            format!("`{reference}` points at a definition that does not exist"),
+            format!("add `{key}` to this schema's `$defs`"),
+        )
+    })
+}
+
+/// Groups members that are the same Rust type: the same origin, or the same name and content,
+/// and in both cases references to the same types. Returns each member's class, numbered in
+/// member order.
+fn classes(members: &[Member]) -> Vec<usize> {
+    let mut parent: Vec<usize> = (0..members.len()).collect();
+    fn find(parent: &mut [usize], mut i: usize) -> usize {
+        while parent[i] != i {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        i
+    }
+    let mut first_by_key: HashMap<(bool, String, String), usize> = HashMap::new();
+    for (m, member) in members.iter().enumerate() {
+        let mut keys = vec![(false, member.name.clone(), member.content.clone())];
+        if let Some(origin) = &member.origin {
+            keys.push((true, origin.clone(), String::new()));
+        }
+        for key in keys {
+            let first = *first_by_key.entry(key).or_insert(m);
+            let (a, b) = (find(&mut parent, first), find(&mut parent, m));
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut class: Vec<usize> = (0..members.len()).map(|m| find(&mut parent, m)).collect();
+    // Refine until members of a class agree on content and on what they reference.
+    let mut count = 0;
+    loop {
+        let mut ids: HashMap<(usize, &str, Vec<usize>), usize> = HashMap::new();
+        let next: Vec<usize> = members
+            .iter()
+            .enumerate()
+            .map(|(m, member)| {
+                let signature = (
+                    class[m],
+                    member.content.as_str(),
+                    member.refs.iter().map(|(_, r)| class[*r]).collect(),
+                );
+                let len = ids.len();
+                *ids.entry(signature).or_insert(len)
+            })
+            .collect();
+        class = next;
+        if ids.len() == count {
+            return class;
+        }
+        count = ids.len();
+    }
+}
+
+/// Inline schemas with a `title` are named by typify after that title; two different ones with
+/// the same title would silently become one type.
+fn check_titled_inline(members: &[Member], tools: &[ToolSchemas<'_>]) -> Result<(), Vec<Problem>> {
+    let mut seen: BTreeMap<String, (String, usize, String)> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for (m, member) in members.iter().enumerate() {
+        for_each_subschema(
+            &member.schema,
+            &member.pointer,
+            true,
+            &mut |object, pointer| {
+                if pointer == member.pointer {
+                    return;
+                }
+                let Some(title) = object.get("title").and_then(Value::as_str) else {
+                    return;
+                };
+                let content = canonical(&Value::Object(object.clone()));
+                let name = pascal(title);
+                match seen.get(&name) {
+                Some((other, at, at_pointer)) if *other != content => problems.push(Problem {
+                    tool: Some(member.tool),
+                    pointer: pointer.to_string(),
+                    code: "type-name-collision",
+                    message: format!(
+                        "this schema and the one at `{at_pointer}` of tool `{}` are both titled \
+                         `{title}` but differ; both would become the Rust type `{name}`",
+                        tools[members[*at].tool].name
+                    ),
+                    help: Some("give them different titles, or move the shared schema into `$defs`".into()),
+                }),
+                Some(_) => {}
+                None => {
+                    seen.insert(name, (content, m, pointer.to_string()));
+                }
+            }
+            },
+        );
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+struct Plan<'a> {
+    members: &'a [Member],
+    classes: &'a [Class],
+    class_of: &'a [usize],
+    options: &'a Options,
+}
+
+/// A converted set: the space and each class's type.
+struct Converted {
+    space: TypeSpace,
+    ids: Vec<Option<TypeId>>,
+}
+
+impl Converted {
+    /// Names of the types typify will emit (structs, enums, newtypes), sorted.
+    fn named_types(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .space
+            .iter_types()
+            .filter(|t| {
+                matches!(
+                    t.details(),
+                    TypeDetails::Struct(_) | TypeDetails::Enum(_) | TypeDetails::Newtype(_)
+                )
+            })
+            .map(|t| t.name())
+            .collect();
+        names.sort();
+        names
+    }
+}
+
+impl Plan<'_> {
+    fn settings(&self) -> TypeSpaceSettings {
+        let mut settings = TypeSpaceSettings::default();
+        // Sorted keys keep structured results stable from call to call.
+        settings.with_map_type("::std::collections::BTreeMap");
+        for derive in &self.options.derives {
+            settings.with_derive(derive.clone());
+        }
+        settings
+    }
+
+    /// Class names before typify is consulted: each class takes its first member's name, and
+    /// classes that want the same name are all prefixed with their tool's name.
+    fn initial_names(&self, tool_pascal: &[String], warnings: &mut Vec<Problem>) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .classes
+            .iter()
+            .map(|c| self.members[c.first()].name.clone())
+            .collect();
+        let mut by_name: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (c, name) in names.iter().enumerate() {
+            by_name.entry(name.clone()).or_default().push(c);
+        }
+        let mut taken: BTreeSet<String> = names.iter().cloned().collect();
+        for (name, group) in by_name {
+            if group.len() < 2 {
+                continue;
+            }
+            for &c in &group {
+                let renamed = self.next_name(c, tool_pascal, &taken);
+                taken.insert(renamed.clone());
+                warnings.push(self.rename_note(
+                    c,
+                    &renamed,
+                    &format!("{} different schemas are named `{name}`", group.len()),
+                ));
+                names[c] = renamed;
+            }
+        }
+        names
+    }
+
+    /// The first free name of `{Tool}{Name}`, `{Tool}{Input|Output}{Name}`, then numbered.
+    fn next_name(&self, c: usize, tool_pascal: &[String], taken: &BTreeSet<String>) -> String {
+        let member = &self.members[self.classes[c].first()];
+        let tool = &tool_pascal[member.tool];
+        let base = &member.name;
+        let label = member.kind.label();
+        [format!("{tool}{base}"), format!("{tool}{label}{base}")]
+            .into_iter()
+            .chain((2..).map(|n| format!("{tool}{label}{base}{n}")))
+            .find(|candidate| !taken.contains(candidate))
+            .expect("an unbounded candidate list has a free name")
+    }
+
+    fn rename_note(&self, c: usize, renamed: &str, reason: &str) -> Problem {
+        let member = &self.members[self.classes[c].first()];
+        Problem {
+            tool: Some(member.tool),
+            pointer: member.pointer.clone(),
+            code: "type-renamed",
+            message: format!("{reason}; this one becomes the Rust type `{renamed}`"),
+            help: Some("rename the definition (or the output `title`) to choose the name".into()),
+        }
+    }
+
+    /// Renames classes until every type name typify will produce is unique, using the names the
+    /// mangled conversion derived.
+    fn resolve_collisions(
+        &self,
+        probe: &Converted,
+        predicted_mangled: &[String],
+        tool_pascal: &[String],
+        names: &mut [String],
+        warnings: &mut Vec<Problem>,
+    ) -> Result<(), Vec<Problem>> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum Source {
+            /// The class's own type, or its alias.
+            Own(usize),
+            /// A type typify derived from the class's name (`{Class}{Property}`).
+            Inline(usize),
+            /// A type named by an inline `title`.
+            Titled,
+        }
+        // Roots that are not named types get an alias under their name, which must be unique too.
+        let aliases: Vec<usize> = (0..self.classes.len())
+            .filter(|&c| !self.classes[c].is_def)
+            .filter(|&c| {
+                probe.ids[c]
+                    .as_ref()
+                    .and_then(|id| probe.space.get_type(id).ok())
+                    .is_some_and(|t| t.name() != mangled(c))
+            })
+            .collect();
+        for _ in 0..1000 {
+            let mut by_name: BTreeMap<String, Vec<Source>> = BTreeMap::new();
+            for name in predicted_mangled {
+                let (real, source) = match demangle(name) {
+                    Some((c, "")) => (names[c].clone(), Source::Own(c)),
+                    Some((c, rest)) => (format!("{}{rest}", names[c]), Source::Inline(c)),
+                    None => (name.clone(), Source::Titled),
+                };
+                by_name.entry(real).or_default().push(source);
+            }
+            for &c in &aliases {
+                by_name
+                    .entry(names[c].clone())
+                    .or_default()
+                    .push(Source::Own(c));
+            }
+            let Some((name, sources)) = by_name.iter().find(|(_, s)| s.len() > 1) else {
+                return Ok(());
+            };
+            let owner = sources.iter().rev().find_map(|s| match s {
+                Source::Own(c) => Some(*c),
+                _ => None,
+            });
+            let parents: Vec<usize> = sources
+                .iter()
+                .filter_map(|s| match s {
+                    Source::Inline(c) => Some(*c),
+                    _ => None,
+                })
+                .collect();
+            let victim = owner.or_else(|| {
+                let last = *parents.last()?;
+                (parents.first() != Some(&last)).then_some(last)
+            });
+            let Some(victim) = victim else {
+                let at = parents
+                    .first()
+                    .map(|&c| &self.members[self.classes[c].first()]);
+                return Err(vec![Problem {
+                    tool: at.map(|m| m.tool),
+                    pointer: at.map(|m| m.pointer.clone()).unwrap_or_default(),
+                    code: "type-name-collision",
+                    message: format!(
+                        "two different schemas here would both become the Rust type `{name}`"
+                    ),
+                    help: Some(
+                        "rename one of the properties or titles involved, or move the schema \
+                         into `$defs`"
+                            .into(),
+                    ),
+                }]);
+            };
+            let taken: BTreeSet<String> = by_name
+                .keys()
+                .cloned()
+                .chain(names.iter().cloned())
+                .collect();
+            let renamed = self.next_name(victim, tool_pascal, &taken);
+            let why = if sources
+                .iter()
+                .any(|s| *s == Source::Titled || matches!(s, Source::Inline(c) if *c != victim))
+            {
+                format!("an inline schema elsewhere also becomes `{name}`")
+            } else {
+                format!("a schema nested in it also becomes `{name}`")
+            };
+            warnings.push(self.rename_note(victim, &renamed, &why));
+            names[victim] = renamed;
+        }
+        Err(vec![set_problem("could not find unique type names")])
+    }
+
+    /// The schema typify converts for class `c`, with references renamed to `names`.
+    fn class_schema(&self, c: usize, names: &[String]) -> Value {
+        let class = &self.classes[c];
+        let m = class
+            .members
+            .iter()
+            .copied()
+            .find(|&m| !class.is_def || self.members[m].def_key.is_some())
+            .expect("a class has members");
+        let member = &self.members[m];
+        let targets: HashMap<&str, usize> = member
+            .refs
+            .iter()
+            .map(|(r, target)| (r.as_str(), self.class_of[*target]))
+            .collect();
+        let mut schema = member.schema.clone();
+        for_each_ref_mut(&mut schema, member.def_key.is_none(), &mut |reference| {
+            if let Some(&target) = targets.get(reference.as_str()) {
+                *reference = format!("#/$defs/{}", names[target]);
+            }
+        });
+        if let (false, Value::Object(object)) = (class.is_def, &mut schema) {
+            // typify prefers a title to the name it is given.
+            object.insert("title".into(), Value::String(names[c].clone()));
+        }
+        schema
+    }
+
+    fn parse(&self, schema: Value) -> Result<schemars::schema::Schema, String> {
+        serde_json::from_value(schema)
+            .map_err(|e| format!("not a JSON Schema typify can read: {e}"))
+    }
+
+    /// Converts class `c` alone; the definitions it references stand in as `{}`.
+    fn probe(&self, c: usize) -> Result<(), String> {
+        let names: Vec<String> = (0..self.classes.len()).map(mangled).collect();
+        let schema = self.parse(self.class_schema(c, &names))?;
+        let class = &self.classes[c];
+        let mut refs: BTreeSet<usize> = BTreeSet::new();
+        for &m in &class.members {
+            refs.extend(self.members[m].refs.iter().map(|(_, t)| self.class_of[*t]));
+        }
+        refs.remove(&c);
+        let mut defs: Vec<(String, schemars::schema::Schema)> = refs
+            .into_iter()
+            .map(|r| (names[r].clone(), schemars::schema::Schema::Bool(true)))
+            .collect();
+        let mut space = TypeSpace::new(&self.settings());
+        if class.is_def {
+            defs.push((names[c].clone(), schema));
+            guarded(|| space.add_ref_types(defs))?;
+        } else {
+            guarded(|| space.add_ref_types(defs))?;
+            guarded(|| space.add_type_with_name(&schema, Some(names[c].clone())))?;
+        }
+        // Rendering can panic too (typify finalizes lazily in places).
+        guarded(|| Ok(space.to_stream()))?;
+        Ok(())
+    }
+
+    /// Converts every class in one space under `names`; classes in `fallback` become
+    /// `serde_json::Value`.
+    fn convert(&self, names: &[String], fallback: &BTreeSet<usize>) -> Result<Converted, String> {
+        let schema_of = |c: usize| -> Result<schemars::schema::Schema, String> {
+            if fallback.contains(&c) {
+                Ok(schemars::schema::Schema::Object(Default::default()))
+            } else {
+                self.parse(self.class_schema(c, names))
+            }
+        };
+        let mut space = TypeSpace::new(&self.settings());
+        let mut ids = vec![None; self.classes.len()];
+        let mut defs = Vec::new();
+        for (c, class) in self.classes.iter().enumerate() {
+            if class.is_def {
+                defs.push((names[c].clone(), schema_of(c)?));
+            }
+        }
+        guarded(|| space.add_ref_types(defs))?;
+        for (c, class) in self.classes.iter().enumerate() {
+            let id = if class.is_def {
+                let reference = self.parse(json!({ "$ref": format!("#/$defs/{}", names[c]) }))?;
+                guarded(|| space.add_type_with_name(&reference, None))?
+            } else {
+                let schema = schema_of(c)?;
+                guarded(|| space.add_type_with_name(&schema, Some(names[c].clone())))?
+            };
+            ids[c] = Some(id);
+        }
+        guarded(|| Ok(space.to_stream()))?;
+        Ok(Converted { space, ids })
+    }
+}
+
+thread_local! {
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs one typify call, turning a panic or an error into a message. The panic hook is silenced
+/// for this thread only while the call runs, so typify's panic does not print a backtrace into
+/// the build log; other threads' panics still reach the previous hook.
+fn guarded<T>(f: impl FnOnce() -> Result<T, typify::Error>) -> Result<T, String> {
+    static HOOK: Mutex<()> = Mutex::new(());
+    let _serialized = HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let previous: Arc<dyn Fn(&panic::PanicHookInfo<'_>) + Send + Sync> =
+        Arc::from(panic::take_hook());
+    let delegate = Arc::clone(&previous);
+    panic::set_hook(Box::new(move |info| {
+        if !QUIET.with(Cell::get) {
+            delegate(info);
+        }
+    }));
+    QUIET.with(|quiet| quiet.set(true));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    QUIET.with(|quiet| quiet.set(false));
+    drop(panic::take_hook());
+    panic::set_hook(Box::new(move |info| previous(info)));
+    match result {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(error)) => Err(format!("typify: {error}")),
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            // typify appends the whole offending schema; the diagnostic already points at it.
+            let first = message.lines().next().unwrap_or_default();
+            let first = first.trim_end_matches(['{', '[', ' ', ':']);
+            Err(format!("typify panicked: {first}"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mangled_names_survive_sanitizing() {
+        use heck::ToPascalCase;
+        for c in [0, 7, 12, 345] {
+            let name = mangled(c);
+            assert_eq!(name.to_pascal_case(), name);
+            assert_eq!(
+                format!("{name}_mode").to_pascal_case(),
+                format!("{name}Mode")
+            );
+            assert_eq!(demangle(&name), Some((c, "")));
+            assert_eq!(demangle(&format!("{name}Mode")), Some((c, "Mode")));
+        }
+        assert_eq!(demangle("Zzschemcp1"), None);
+        assert_eq!(demangle("RootMode"), None);
+    }
+
+    #[test]
+    fn guarded_contains_panics_and_keeps_the_hook() {
+        let result: Result<(), String> = guarded(|| panic!("boom"));
+        assert_eq!(result, Err("typify panicked: boom".to_string()));
+        let ok: Result<u8, String> = guarded(|| Ok(1));
+        assert_eq!(ok, Ok(1));
+    }
+}

@@ -1,0 +1,242 @@
+//! The generator through its public API and the real contract loader: golden output, shared
+//! definitions across files, diagnostics that point into files, and the mirror.
+
+use std::path::{Path, PathBuf};
+
+use schemcp_build::{Builder, Error};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("schemcp-build")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn rust(dir: &Path) -> String {
+    let generated = Builder::new().schemas_dir(dir).generate().unwrap();
+    assert_eq!(generated.files[0].0, "schemcp_tools.rs");
+    generated.files[0].1.clone()
+}
+
+fn squash(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+#[test]
+fn loader_output_matches_the_golden_files() {
+    let generated = Builder::new()
+        .schemas_dir(fixture("weather"))
+        .generate()
+        .unwrap();
+    assert!(generated.warnings.is_empty(), "{:?}", generated.warnings);
+    let names: Vec<&str> = generated.files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["schemcp_tools.rs", "tools.json"]);
+    for (name, content) in &generated.files {
+        expectorate::assert_contents(format!("tests/golden/weather/{name}"), content);
+    }
+}
+
+#[test]
+fn generation_is_deterministic() {
+    let first = Builder::new()
+        .schemas_dir(fixture("weather"))
+        .generate()
+        .unwrap();
+    let second = Builder::new()
+        .schemas_dir(fixture("weather"))
+        .generate()
+        .unwrap();
+    assert_eq!(first.files, second.files);
+    let one_line =
+        |g: &schemcp_build::Generated| g.warnings.iter().map(|w| w.one_line()).collect::<Vec<_>>();
+    assert_eq!(one_line(&first), one_line(&second));
+    assert!(
+        !first.files[0].1.contains(env!("CARGO_MANIFEST_DIR")),
+        "no absolute paths"
+    );
+}
+
+#[test]
+fn a_definition_shared_across_files_is_one_type() {
+    let code = rust(&fixture("shared"));
+    assert_eq!(code.matches("pub struct Address {").count(), 1, "{code}");
+    let code = squash(&code);
+    assert!(code.contains("pubaddress:Address,"), "{code}");
+    assert!(code.contains("///Apostaladdress."), "{code}");
+}
+
+/// Writes `files` into a scratch schemas folder and returns the generation error.
+fn failure(test: &str, files: &[(&str, &str)]) -> schemcp_build::Diagnostics {
+    let dir = scratch(test);
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    match Builder::new().schemas_dir(&dir).generate() {
+        Err(Error::Schemas(diagnostics)) => diagnostics,
+        other => panic!("expected diagnostics, got {other:?}"),
+    }
+}
+
+#[test]
+fn typify_panics_become_diagnostics_with_file_pointer_line_and_column() {
+    let text = r##"{
+  "name": "branchy",
+  "inputSchema": { "type": "object" },
+  "outputSchema": {
+    "type": "object",
+    "if": { "properties": { "kind": { "const": "a" } } },
+    "then": { "required": ["a"] },
+    "else": { "required": ["b"] }
+  }
+}
+"##;
+    let diagnostics = failure("if-then-else", &[("branchy.json", text)]);
+    assert_eq!(diagnostics.0.len(), 1, "{diagnostics}");
+    let d = &diagnostics.0[0];
+    assert!(d.file.ends_with("branchy.json"), "{d:?}");
+    assert_eq!(
+        (d.code, d.pointer.as_str()),
+        ("unsupported-schema", "/outputSchema")
+    );
+    assert_eq!((d.line, d.column), (Some(4), Some(3)));
+    assert!(d.message.contains("typify panicked"), "{}", d.message);
+    let rendered = format!("{:?}", Error::Schemas(diagnostics.clone()));
+    assert!(rendered.contains("branchy.json:4:3"), "{rendered}");
+    assert!(rendered.contains("fallback_to_value"), "{rendered}");
+}
+
+#[test]
+fn a_reference_outside_defs_names_the_ref() {
+    let text = r##"{
+  "name": "pointy",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "a": { "type": "string" },
+      "b": { "$ref": "#/properties/a" }
+    }
+  }
+}
+"##;
+    let diagnostics = failure("properties-ref", &[("pointy.json", text)]);
+    let d = &diagnostics.0[0];
+    assert!(d.file.ends_with("pointy.json"), "{diagnostics}");
+    assert_eq!(
+        (d.code, d.pointer.as_str()),
+        ("unsupported-ref", "/inputSchema/properties/b/$ref")
+    );
+    assert_eq!(d.line, Some(7), "{diagnostics}");
+}
+
+#[test]
+fn a_failing_shared_definition_is_reported_in_its_own_file() {
+    let common = r##"{
+  "$defs": {
+    "Odd": {
+      "if": { "type": "string" },
+      "then": { "minLength": 2 }
+    }
+  }
+}
+"##;
+    let tool = r##"{
+  "name": "odd",
+  "inputSchema": {
+    "type": "object",
+    "properties": { "o": { "$ref": "common.json#/$defs/Odd" } }
+  }
+}
+"##;
+    let diagnostics = failure(
+        "shared-failure",
+        &[("common.json", common), ("odd.json", tool)],
+    );
+    let d = &diagnostics.0[0];
+    assert!(d.file.ends_with("common.json"), "{diagnostics}");
+    assert_eq!(d.pointer, "/$defs/Odd", "{diagnostics}");
+    assert_eq!(d.line, Some(3), "{diagnostics}");
+}
+
+#[test]
+fn mirror_is_refreshed_then_checked() {
+    let dir = scratch("mirror");
+    let (out, mirror) = (dir.join("out"), dir.join("generated"));
+    let builder = Builder::new()
+        .schemas_dir(fixture("weather"))
+        .out_dir(&out)
+        .mirror_dir(Some(&mirror));
+    builder.clone().check_mirror(false).compile().unwrap();
+    for name in ["schemcp_tools.rs", "tools.json"] {
+        assert_eq!(
+            std::fs::read_to_string(out.join(name)).unwrap(),
+            std::fs::read_to_string(mirror.join(name)).unwrap()
+        );
+    }
+    builder.clone().check_mirror(true).compile().unwrap();
+
+    let catalog = mirror.join("tools.json");
+    let stale = std::fs::read_to_string(&catalog)
+        .unwrap()
+        .replace("Daily forecast", "Forecast");
+    std::fs::write(&catalog, stale).unwrap();
+    let error = builder.clone().check_mirror(true).compile().unwrap_err();
+    assert!(matches!(&error, Error::StaleMirror { file, .. } if file.ends_with("tools.json")));
+    let message = error.to_string();
+    assert!(
+        message.contains("generated/tools.json is out of date"),
+        "{message}"
+    );
+    assert!(message.contains("first difference at line 5"), "{message}");
+    assert!(message.contains("without CI set"), "{message}");
+
+    std::fs::remove_file(mirror.join("schemcp_tools.rs")).unwrap();
+    let error = builder
+        .clone()
+        .check_mirror(true)
+        .compile()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("schemcp_tools.rs is out of date") && error.contains("missing"),
+        "{error}"
+    );
+
+    builder.check_mirror(false).compile().unwrap();
+    assert!(
+        std::fs::read_to_string(&catalog)
+            .unwrap()
+            .contains("Daily forecast")
+    );
+}
+
+/// The repository's own contract folders (the `schemcp` command's and the weather example's)
+/// generate cleanly.
+#[test]
+fn repository_schemas_generate() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    for dir in ["schemas", "examples/weather/schemas"] {
+        let dir = root.join(dir);
+        if !dir.is_dir() {
+            continue;
+        }
+        let generated = Builder::new().schemas_dir(&dir).generate().unwrap();
+        assert!(
+            generated.warnings.is_empty(),
+            "{dir:?}: {:?}",
+            generated.warnings
+        );
+        syn::parse_file(&generated.files[0].1).unwrap();
+        if std::env::var_os("SHOW_GENERATED").is_some() {
+            println!("{}", generated.files[0].1);
+        }
+    }
+}

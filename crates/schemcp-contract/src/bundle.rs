@@ -1,0 +1,221 @@
+//! Making each served schema self-contained.
+//!
+//! A reference that leaves the schema's own document is replaced by `#/$defs/<Name>`, and the
+//! schema it named is copied into the root `$defs` under that name. Copies are rewritten the
+//! same way, relative to the file they came from, until nothing points outside. Names:
+//!
+//! - a pointer ref (`common.json#/$defs/Address`) takes its last segment, `Address`;
+//! - a whole-file ref (`address.json`) takes the file's `title`, else its stem, in PascalCase;
+//! - a name already used in that `$defs` (by the schema's own definitions or by a copy from a
+//!   different origin) gets the first free suffix `2`, `3`, ... in first-reference order,
+//!   which walks the schema in document order and then each copy in the order it was added.
+//!
+//! One origin (file + pointer) is copied once per schema, so recursive and shared
+//! definitions stay one definition.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use crate::Origin;
+use crate::load::{Files, Target};
+use crate::locate::{escape_token, split_pointer};
+use crate::schema::{self, Walk};
+
+struct Names {
+    taken: HashSet<String>,
+    assigned: HashMap<Target, String>,
+    pending: VecDeque<(String, Target)>,
+}
+
+impl Names {
+    fn name_for(&mut self, files: &Files, target: &Target) -> String {
+        if let Some(name) = self.assigned.get(target) {
+            return name.clone();
+        }
+        let base = base_name(files, target);
+        let mut name = base.clone();
+        let mut n = 2;
+        while self.taken.contains(&name) {
+            name = format!("{base}{n}");
+            n += 1;
+        }
+        self.taken.insert(name.clone());
+        self.assigned.insert(target.clone(), name.clone());
+        self.pending.push_back((name.clone(), target.clone()));
+        name
+    }
+}
+
+fn base_name(files: &Files, target: &Target) -> String {
+    let last = split_pointer(&target.pointer).and_then(|segments| segments.last().cloned());
+    if let Some(last) = last.filter(|s| !s.is_empty()) {
+        return last;
+    }
+    let title = files
+        .value(target)
+        .get("title")
+        .and_then(Value::as_str)
+        .map(pascal_case);
+    let stem = || {
+        let key = &files.list[target.file].key;
+        pascal_case(
+            &Path::new(key)
+                .file_stem()
+                .map(|s| s.to_string_lossy())
+                .unwrap_or_default(),
+        )
+    };
+    title.filter(|t| !t.is_empty()).unwrap_or_else(stem)
+}
+
+fn pascal_case(s: &str) -> String {
+    let words = s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty());
+    let out: String = words
+        .map(|w| {
+            let mut chars = w.chars();
+            let first = chars
+                .next()
+                .map(|c| c.to_uppercase().collect::<String>())
+                .unwrap_or_default();
+            first + chars.as_str()
+        })
+        .collect();
+    if out.is_empty() {
+        "Schema".to_string()
+    } else {
+        out
+    }
+}
+
+/// Percent-encodes what may not stand in a URI fragment, so the `$ref` stays a valid URI.
+fn fragment_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        let keep = b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b);
+        if keep {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn within(pointer: &str, root: &str) -> bool {
+    pointer == root
+        || pointer
+            .strip_prefix(root)
+            .is_some_and(|r| r.starts_with('/'))
+}
+
+/// Rewrites every reference in `value` (which sits at `at` in file `file`) that leaves the
+/// served document `served` (tool file, schema pointer): those written in the served schema
+/// itself and landing inside it stay as written; a copy's reference back into the served schema
+/// becomes a local pointer; everything else becomes a copied definition.
+fn rewrite(
+    files: &Files,
+    value: &mut Value,
+    (file, at): (usize, &str),
+    served: (usize, &str),
+    names: &mut Names,
+) {
+    let copied = (file, at) != served;
+    let doc_root = files.doc_root(file, at);
+    for (rel, reference) in schema::refs(value, "", Walk::All) {
+        // Loading already rejected every reference that does not resolve.
+        let Ok(target) = files.resolve_ref(file, &doc_root, &reference) else {
+            continue;
+        };
+        let into_served = target.file == served.0 && within(&target.pointer, served.1);
+        if into_served && !copied {
+            continue;
+        }
+        let local = if into_served {
+            format!("#{}", fragment_escape(&target.pointer[served.1.len()..]))
+        } else {
+            let name = names.name_for(files, &target);
+            format!("#/$defs/{}", fragment_escape(&escape_token(&name)))
+        };
+        if let Some(Value::Object(schema)) = value.pointer_mut(&rel) {
+            schema.insert("$ref".into(), Value::String(local));
+        }
+    }
+}
+
+/// The bundled `key` schema of tool file `tool`, and `(pointer into the Tool, origin)` for each
+/// definition copied into it.
+pub(crate) fn bundle(files: &Files, tool: usize, key: &str) -> (Value, Vec<(String, Origin)>) {
+    let root = format!("/{}", escape_token(key));
+    let mut schema = files
+        .value(&Target {
+            file: tool,
+            pointer: root.clone(),
+        })
+        .clone();
+    let taken = match schema.get("$defs") {
+        Some(Value::Object(defs)) => defs.keys().cloned().collect(),
+        _ => HashSet::new(),
+    };
+    let mut names = Names {
+        taken,
+        assigned: HashMap::new(),
+        pending: VecDeque::new(),
+    };
+    rewrite(files, &mut schema, (tool, &root), (tool, &root), &mut names);
+    let mut copies = Vec::new();
+    while let Some((name, target)) = names.pending.pop_front() {
+        let mut copy = files.value(&target).clone();
+        rewrite(
+            files,
+            &mut copy,
+            (target.file, &target.pointer),
+            (tool, &root),
+            &mut names,
+        );
+        copies.push((name, copy, target));
+    }
+    let mut origins = Vec::new();
+    if let (Value::Object(map), false) = (&mut schema, copies.is_empty()) {
+        let defs = map
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !defs.is_object() {
+            *defs = Value::Object(Map::new());
+        }
+        let defs = defs.as_object_mut().expect("made an object above");
+        for (name, copy, target) in copies {
+            origins.push((
+                format!("{root}/$defs/{}", escape_token(&name)),
+                Origin {
+                    file: files.list[target.file].path.clone(),
+                    pointer: target.pointer,
+                },
+            ));
+            defs.insert(name, copy);
+        }
+    }
+    (schema, origins)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pascal_case_joins_words() {
+        assert_eq!(pascal_case("weather_data"), "WeatherData");
+        assert_eq!(pascal_case("get-forecast.v2"), "GetForecastV2");
+        assert_eq!(pascal_case("WeatherData"), "WeatherData");
+        assert_eq!(pascal_case("Street address"), "StreetAddress");
+        assert_eq!(pascal_case("__"), "Schema");
+    }
+
+    #[test]
+    fn fragments_escape_what_uris_cannot_hold() {
+        assert_eq!(fragment_escape("A b%c~1d"), "A%20b%25c~1d");
+    }
+}

@@ -1,0 +1,825 @@
+//! Reading, classifying and linting contract files.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{self, Diagnostic, Diagnostics, Severity};
+use crate::locate::{resolve, split_pointer};
+use crate::schema::{self, Walk};
+use crate::{ContractSet, ToolContract, bundle};
+
+/// The dialect every schema is read as; `$schema` may say so but may not say otherwise.
+const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+const TOOL_KEYS: &[&str] = &[
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "_meta",
+    "icons",
+];
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Kind {
+    Tool,
+    Definitions,
+    /// Not usable: invalid JSON, not an object, or neither a tool nor referenced.
+    Rejected,
+}
+
+pub(crate) struct File {
+    /// `/`-separated path relative to the root; the key references resolve to.
+    pub key: String,
+    /// `root.join(relative path)`, as shown to people.
+    pub path: PathBuf,
+    pub source: Arc<str>,
+    pub value: Option<Value>,
+    pub kind: Kind,
+}
+
+/// A schema that a `$ref` names: a file and an absolute JSON pointer into it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Target {
+    pub file: usize,
+    pub pointer: String,
+}
+
+/// Why a `$ref` cannot be followed. `None` code: the target file is already reported broken.
+pub(crate) struct RefError {
+    pub code: Option<&'static str>,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl RefError {
+    fn new(code: &'static str, message: String, help: Option<&str>) -> RefError {
+        RefError {
+            code: Some(code),
+            message,
+            help: help.map(str::to_string),
+        }
+    }
+}
+
+pub(crate) struct Files {
+    pub list: Vec<File>,
+    by_key: HashMap<String, usize>,
+}
+
+impl Files {
+    /// The JSON Schema document a pointer in file `file` belongs to: a tool's two schemas are
+    /// served on their own, so `#` inside them means the schema, not the tool file.
+    pub fn doc_root(&self, file: usize, pointer: &str) -> String {
+        if self.list[file].kind == Kind::Tool {
+            for root in ["/inputSchema", "/outputSchema"] {
+                if pointer == root
+                    || pointer
+                        .strip_prefix(root)
+                        .is_some_and(|r| r.starts_with('/'))
+                {
+                    return root.to_string();
+                }
+            }
+        }
+        String::new()
+    }
+
+    /// Follows `reference`, written in the document rooted at `doc_root` of file `from`.
+    pub fn resolve_ref(
+        &self,
+        from: usize,
+        doc_root: &str,
+        reference: &str,
+    ) -> Result<Target, RefError> {
+        if has_scheme(reference) || reference.starts_with("//") {
+            return Err(RefError::new(
+                "network-ref",
+                format!(
+                    "`$ref` \"{reference}\" points outside the schemas folder; references are never fetched"
+                ),
+                Some(
+                    "copy the schema into a file in the schemas folder and reference it by relative path, e.g. \"common.json#/$defs/Address\"",
+                ),
+            ));
+        }
+        let (path, fragment) = match reference.split_once('#') {
+            Some((path, fragment)) => (path, fragment),
+            None => (reference, ""),
+        };
+        let (file, doc_root) = if path.is_empty() {
+            (from, doc_root.to_string())
+        } else {
+            let Some(key) = normalize_ref_path(&self.list[from].key, &percent_decode(path)) else {
+                return Err(RefError::new(
+                    "ref-outside-root",
+                    format!("`$ref` \"{reference}\" leaves the schemas folder"),
+                    Some("reference files inside the schemas folder only, by relative path"),
+                ));
+            };
+            let Some(&file) = self.by_key.get(&key) else {
+                return Err(RefError::new(
+                    "dangling-ref",
+                    format!(
+                        "`$ref` \"{reference}\" names `{key}`, which is not a JSON file in the schemas folder"
+                    ),
+                    None,
+                ));
+            };
+            (file, String::new())
+        };
+        let target = &self.list[file];
+        let Some(value) = &target.value else {
+            return Err(RefError {
+                code: None,
+                message: String::new(),
+                help: None,
+            });
+        };
+        let fragment = percent_decode(fragment);
+        let pointer = if fragment.is_empty() || fragment.starts_with('/') {
+            let pointer = format!("{doc_root}{fragment}");
+            if split_pointer(&pointer).is_none() || resolve(value, &pointer).is_none() {
+                return Err(RefError::new(
+                    "dangling-ref",
+                    format!(
+                        "`$ref` \"{reference}\" names nothing: `{}` has no `{fragment}`",
+                        target.key
+                    ),
+                    None,
+                ));
+            }
+            pointer
+        } else {
+            let roots: Vec<String> = if target.kind == Kind::Tool && doc_root.is_empty() {
+                vec!["/inputSchema".into(), "/outputSchema".into()]
+            } else {
+                vec![doc_root]
+            };
+            let found = roots.iter().find_map(|root| {
+                resolve(value, root).and_then(|v| schema::find_anchor(v, root, &fragment))
+            });
+            match found {
+                Some(pointer) => pointer,
+                None => {
+                    return Err(RefError::new(
+                        "dangling-ref",
+                        format!(
+                            "`$ref` \"{reference}\" names nothing: `{}` has no `$anchor` \"{fragment}\"",
+                            target.key
+                        ),
+                        None,
+                    ));
+                }
+            }
+        };
+        let in_schema = ["/inputSchema", "/outputSchema"].iter().any(|root| {
+            pointer == *root
+                || pointer
+                    .strip_prefix(root)
+                    .is_some_and(|r| r.starts_with('/'))
+        });
+        if target.kind == Kind::Tool && !in_schema {
+            return Err(RefError::new(
+                "dangling-ref",
+                format!(
+                    "`$ref` \"{reference}\" names `{}#{pointer}`, which is part of a tool, not a schema",
+                    target.key
+                ),
+                Some(
+                    "point into the tool's `/inputSchema` or `/outputSchema`, or move the schema into a definitions file",
+                ),
+            ));
+        }
+        Ok(Target { file, pointer })
+    }
+
+    /// The value a resolved target names.
+    pub fn value(&self, target: &Target) -> &Value {
+        // Targets are only made after `resolve` found the value.
+        resolve(
+            self.list[target.file]
+                .value
+                .as_ref()
+                .expect("target file parsed"),
+            &target.pointer,
+        )
+        .expect("target resolved")
+    }
+
+    fn show(&self, target: &Target) -> String {
+        format!("{}#{}", self.list[target.file].key, target.pointer)
+    }
+
+    /// Every `$ref` in the schemas of a tool or definitions file: `(schema pointer, reference)`.
+    pub fn sites(&self, file: usize) -> Vec<(String, String)> {
+        self.schema_roots(file)
+            .into_iter()
+            .flat_map(|(root, value)| schema::refs(value, &root, Walk::All))
+            .collect()
+    }
+
+    fn schema_roots(&self, file: usize) -> Vec<(String, &Value)> {
+        let f = &self.list[file];
+        let Some(value) = &f.value else {
+            return Vec::new();
+        };
+        match f.kind {
+            Kind::Tool => ["inputSchema", "outputSchema"]
+                .iter()
+                .filter_map(|k| value.get(*k).map(|v| (format!("/{k}"), v)))
+                .collect(),
+            Kind::Definitions => vec![(String::new(), value)],
+            Kind::Rejected => Vec::new(),
+        }
+    }
+}
+
+fn has_scheme(reference: &str) -> bool {
+    let Some((scheme, _)) = reference.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// Decodes `%XX` escapes; anything malformed is kept as written.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+/// Resolves a reference path against the referring file's folder; `None` if it leaves the root.
+fn normalize_ref_path(from_key: &str, path: &str) -> Option<String> {
+    if path.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = from_key.split('/').collect();
+    parts.pop();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The lookup key of a path relative to the root, whatever separators the platform uses.
+fn key_of(rel: &Path) -> String {
+    rel.components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            Component::CurDir => None,
+            other => Some(other.as_os_str().to_string_lossy().into_owned()),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+pub(crate) fn load(dir: &Path) -> Result<ContractSet, Diagnostics> {
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+    if let Err(error) = std::fs::read_dir(dir) {
+        let message = format!(
+            "cannot read the schemas folder `{}`: {error}",
+            dir.display()
+        );
+        return Err(Diagnostics(vec![Diagnostic::new(
+            Severity::Error,
+            "unreadable",
+            message,
+            dir,
+        )]));
+    }
+    walk(dir, Path::new(""), &mut files, &mut problems);
+    load_inner(dir, files, problems)
+}
+
+/// Collects `*.json` files below `dir` in name order, so every run sees the same order.
+fn walk(
+    dir: &Path,
+    rel: &Path,
+    files: &mut Vec<(PathBuf, String)>,
+    problems: &mut Vec<Diagnostic>,
+) {
+    let here = dir.join(rel);
+    let mut entries = match std::fs::read_dir(&here) {
+        Ok(entries) => entries
+            .filter_map(Result::ok)
+            .map(|e| e.file_name())
+            .collect::<Vec<_>>(),
+        Err(error) => {
+            let message = format!("cannot read folder `{}`: {error}", here.display());
+            problems.push(Diagnostic::new(
+                Severity::Error,
+                "unreadable",
+                message,
+                here,
+            ));
+            return;
+        }
+    };
+    entries.sort();
+    for name in entries {
+        let rel = rel.join(&name);
+        let path = dir.join(&rel);
+        // `metadata` follows symlinks, so a linked shared file counts like a copy.
+        let Ok(meta) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if meta.is_dir() {
+            walk(dir, &rel, files, problems);
+        } else if path.extension().is_some_and(|e| e == "json") {
+            match std::fs::read_to_string(&path) {
+                Ok(text) => files.push((rel, text)),
+                Err(error) => {
+                    let message = format!("cannot read `{}`: {error}", path.display());
+                    problems.push(Diagnostic::new(
+                        Severity::Error,
+                        "unreadable",
+                        message,
+                        path,
+                    ));
+                }
+            }
+        }
+    }
+}
+
+pub(crate) fn load_sources(
+    root: &Path,
+    files: Vec<(PathBuf, String)>,
+) -> Result<ContractSet, Diagnostics> {
+    load_inner(root, files, Vec::new())
+}
+
+fn load_inner(
+    root: &Path,
+    mut sources: Vec<(PathBuf, String)>,
+    mut diags: Vec<Diagnostic>,
+) -> Result<ContractSet, Diagnostics> {
+    sources.sort_by_cached_key(|(rel, _)| key_of(rel));
+    let mut files_read: Vec<PathBuf> = diags.iter().map(|d| d.file.clone()).collect();
+    let mut list = Vec::new();
+    for (rel, text) in sources {
+        let path = root.join(&rel);
+        files_read.push(path.clone());
+        let source: Arc<str> = text.into();
+        let value = match serde_json::from_str::<Value>(&source) {
+            Ok(value) => Some(value),
+            Err(error) => {
+                diags.push(invalid_json(&path, &source, &error));
+                None
+            }
+        };
+        list.push(File {
+            key: key_of(&rel),
+            path,
+            source,
+            value,
+            kind: Kind::Rejected,
+        });
+    }
+    files_read.sort();
+    files_read.dedup();
+    let mut by_key = HashMap::new();
+    for (i, f) in list.iter().enumerate() {
+        by_key.entry(f.key.clone()).or_insert(i);
+    }
+    let mut files = Files { list, by_key };
+
+    classify(&mut files, &mut diags);
+    let mut names: BTreeMap<String, usize> = BTreeMap::new();
+    let mut tools = Vec::new();
+    for i in 0..files.list.len() {
+        if files.list[i].kind == Kind::Tool {
+            let name = lint_tool(&files.list[i], &mut names, i, &files, &mut diags);
+            tools.push((i, name));
+        }
+    }
+    for i in 0..files.list.len() {
+        lint_schemas(&files, i, &mut diags);
+    }
+    find_cycles(&files, &mut diags);
+
+    diagnostic::sort(&mut diags);
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(Diagnostics(diags));
+    }
+    let mut contracts: Vec<ToolContract> = tools
+        .into_iter()
+        .map(|(i, name)| build_tool(&files, i, name))
+        .collect();
+    contracts.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(ContractSet {
+        root: root.to_path_buf(),
+        tools: contracts,
+        files_read,
+        warnings: diags,
+    })
+}
+
+fn invalid_json(path: &Path, source: &Arc<str>, error: &serde_json::Error) -> Diagnostic {
+    // serde_json counts lines from 1 and columns from 1 (0 when it stopped at a line end).
+    let line_start: usize = source
+        .split_inclusive('\n')
+        .take(error.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let mut start = (line_start + error.column().saturating_sub(1)).min(source.len());
+    while !source.is_char_boundary(start) {
+        start -= 1;
+    }
+    let end = source[start..]
+        .chars()
+        .next()
+        .map_or(start, |c| start + c.len_utf8());
+    let message = format!("not valid JSON: {error}");
+    let message = match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message,
+    };
+    Diagnostic::new(Severity::Error, "invalid-json", message, path)
+        .at_span(source, "", start..end)
+        .with_help("contract files are strict JSON: no comments, no trailing commas")
+}
+
+/// Tools have `inputSchema`; files other files reference are definitions; the rest is an error.
+fn classify(files: &mut Files, diags: &mut Vec<Diagnostic>) {
+    for f in &mut files.list {
+        match &f.value {
+            Some(Value::Object(map)) if map.contains_key("inputSchema") => f.kind = Kind::Tool,
+            Some(Value::Object(_)) => f.kind = Kind::Definitions,
+            Some(_) => {
+                diags.push(
+                    Diagnostic::new(
+                        Severity::Error,
+                        "root-not-object",
+                        "a contract file must hold one JSON object",
+                        &f.path,
+                    )
+                    .at_start(&f.source, ""),
+                );
+            }
+            None => {}
+        }
+    }
+    // A definitions candidate counts as referenced when any other file points at it.
+    let mut referenced = HashSet::new();
+    for i in 0..files.list.len() {
+        for (_, reference) in files.sites(i) {
+            let path = reference.split('#').next().unwrap_or_default();
+            if path.is_empty() || has_scheme(&reference) {
+                continue;
+            }
+            if let Some(key) = normalize_ref_path(&files.list[i].key, &percent_decode(path))
+                && key != files.list[i].key
+            {
+                referenced.insert(key);
+            }
+        }
+    }
+    for f in &mut files.list {
+        if f.kind == Kind::Definitions && !referenced.contains(&f.key) {
+            f.kind = Kind::Rejected;
+            let d = Diagnostic::new(
+                    Severity::Error,
+                    "missing-input-schema",
+                    format!("`{}` has no `inputSchema` and no other file references it, so it is neither a tool nor a definitions file", f.key),
+                    &f.path,
+                )
+                .with_help("a tool needs `\"inputSchema\": { \"type\": \"object\", ... }`; a definitions file must be named by some `$ref`");
+            let near_miss = f.value.as_ref().and_then(Value::as_object).and_then(|map| {
+                map.keys().find(|k| {
+                    k.chars()
+                        .filter(|c| c.is_alphanumeric())
+                        .collect::<String>()
+                        .eq_ignore_ascii_case("inputschema")
+                })
+            });
+            diags.push(match near_miss {
+                Some(key) => d
+                    .with_label("did you mean `inputSchema`?")
+                    .at_key(&f.source, &format!("/{}", crate::locate::escape_token(key))),
+                None => d.at_start(&f.source, ""),
+            });
+        }
+    }
+}
+
+fn valid_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// Lints the Tool object around the schemas; returns the tool name.
+fn lint_tool(
+    f: &File,
+    names: &mut BTreeMap<String, usize>,
+    index: usize,
+    files: &Files,
+    diags: &mut Vec<Diagnostic>,
+) -> String {
+    let map = f
+        .value
+        .as_ref()
+        .and_then(Value::as_object)
+        .expect("tools are objects");
+    let error = |code, message: String| Diagnostic::new(Severity::Error, code, message, &f.path);
+    for key in map.keys() {
+        if !TOOL_KEYS.contains(&key.as_str()) {
+            diags.push(
+                Diagnostic::new(
+                    Severity::Warning,
+                    "unknown-key",
+                    format!("unknown Tool member `{key}`"),
+                    &f.path,
+                )
+                .at_key(&f.source, &format!("/{}", crate::locate::escape_token(key)))
+                .with_help(format!(
+                    "a Tool has {}; it is served as written",
+                    TOOL_KEYS.join(", ")
+                )),
+            );
+        }
+    }
+    let stem = Path::new(&f.key)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (name, from_stem) = match map.get("name") {
+        None => (stem, true),
+        Some(Value::String(name)) => (name.clone(), false),
+        Some(other) => {
+            diags.push(
+                error(
+                    "invalid-tool-name",
+                    format!("`name` must be a string, found `{other}`"),
+                )
+                .at_value(&f.source, "/name"),
+            );
+            (stem, true)
+        }
+    };
+    if !valid_tool_name(&name) {
+        let d = error(
+            "invalid-tool-name",
+            format!("tool name \"{name}\" does not match ^[A-Za-z0-9_.-]{{1,128}}$"),
+        )
+        .with_help("use 1 to 128 ASCII letters, digits, `_`, `.` or `-`, e.g. \"get_weather\"");
+        diags.push(if from_stem {
+            d.with_label("the file stem is the name")
+                .at_start(&f.source, "")
+        } else {
+            d.at_value(&f.source, "/name")
+        });
+    }
+    match names.get(&name) {
+        Some(&first) => {
+            let d = error(
+                "duplicate-tool-name",
+                format!(
+                    "tool name \"{name}\" is also used by `{}`",
+                    files.list[first].path.display()
+                ),
+            )
+            .with_help("tool names must be unique across the schemas folder");
+            diags.push(if from_stem {
+                d.at_start(&f.source, "")
+            } else {
+                d.at_value(&f.source, "/name")
+            });
+        }
+        None => {
+            names.insert(name.clone(), index);
+        }
+    }
+    for (key, want) in [
+        ("title", "a string"),
+        ("description", "a string"),
+        ("annotations", "an object"),
+        ("_meta", "an object"),
+        ("icons", "an array"),
+    ] {
+        let ok = match map.get(key) {
+            None => true,
+            Some(v) => match want {
+                "a string" => v.is_string(),
+                "an object" => v.is_object(),
+                _ => v.is_array(),
+            },
+        };
+        if !ok {
+            diags.push(
+                error("invalid-member", format!("`{key}` must be {want}"))
+                    .at_value(&f.source, &format!("/{key}")),
+            );
+        }
+    }
+    let input = &map["inputSchema"];
+    let root_type = input.get("type");
+    if root_type != Some(&Value::String("object".into())) {
+        let d = error(
+            "input-root-not-object",
+            match root_type {
+                Some(t) => format!(
+                    "`inputSchema` must have `\"type\": \"object\"` at its root, found `{t}`"
+                ),
+                None => "`inputSchema` must have `\"type\": \"object\"` at its root".to_string(),
+            },
+        )
+        .with_help("MCP passes tool arguments as a JSON object; wrap other values in a property");
+        diags.push(match root_type {
+            Some(_) => d.at_value(&f.source, "/inputSchema/type"),
+            None => d.at_start(&f.source, "/inputSchema"),
+        });
+    }
+    if let Some(output) = map.get("outputSchema")
+        && !output.is_object()
+        && !output.is_boolean()
+    {
+        diags.push(
+            error(
+                "invalid-schema",
+                "`outputSchema` must be a JSON Schema (an object or a boolean)".into(),
+            )
+            .at_value(&f.source, "/outputSchema"),
+        );
+    }
+    name
+}
+
+/// Dialect and reference checks over the schemas of a tool or definitions file.
+fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
+    let f = &files.list[i];
+    for (root, value) in files.schema_roots(i) {
+        schema::visit(value, &root, Walk::All, &mut |at, schema| {
+            if schema.contains_key("$id") {
+                diags.push(
+                    Diagnostic::new(Severity::Error, "unsupported-id", "`$id` is not supported in contract files", &f.path)
+                        .at_key(&f.source, &format!("{at}/$id"))
+                        .with_help("`$id` changes what `$ref`s resolve against, and bundled copies would carry it into other schemas; reference files by relative path instead"),
+                );
+            }
+            let Some(dialect) = schema.get("$schema") else {
+                return;
+            };
+            let ok = dialect
+                .as_str()
+                .is_some_and(|d| d.strip_suffix('#').unwrap_or(d) == DIALECT);
+            if !ok {
+                diags.push(
+                    Diagnostic::new(
+                        Severity::Error,
+                        "unsupported-dialect",
+                        format!("unsupported JSON Schema dialect {dialect}"),
+                        &f.path,
+                    )
+                    .at_value(&f.source, &format!("{at}/$schema"))
+                    .with_help(format!(
+                        "schemas are read as 2020-12: remove `$schema` or set it to \"{DIALECT}\""
+                    )),
+                );
+            }
+        });
+    }
+    for (at, reference) in files.sites(i) {
+        let doc_root = files.doc_root(i, &at);
+        if let Err(RefError {
+            code: Some(code),
+            message,
+            help,
+        }) = files.resolve_ref(i, &doc_root, &reference)
+        {
+            let d = Diagnostic::new(Severity::Error, code, message, &f.path)
+                .at_value(&f.source, &format!("{at}/$ref"));
+            diags.push(match help {
+                Some(help) => d.with_help(help),
+                None => d,
+            });
+        }
+    }
+}
+
+/// Finds `$ref` cycles that only pass through in-place keywords (see [`Walk::InPlace`]).
+fn find_cycles(files: &Files, diags: &mut Vec<Diagnostic>) {
+    struct Search<'a> {
+        files: &'a Files,
+        path: Vec<Target>,
+        done: HashSet<Target>,
+        seen: BTreeSet<Vec<Target>>,
+        diags: &'a mut Vec<Diagnostic>,
+    }
+    impl Search<'_> {
+        fn edges(&self, node: &Target) -> Vec<(String, Target)> {
+            let doc_root = self.files.doc_root(node.file, &node.pointer);
+            schema::refs(self.files.value(node), &node.pointer, Walk::InPlace)
+                .into_iter()
+                .filter_map(|(at, r)| {
+                    Some((at, self.files.resolve_ref(node.file, &doc_root, &r).ok()?))
+                })
+                .collect()
+        }
+        fn dfs(&mut self, node: Target) {
+            if self.done.contains(&node) {
+                return;
+            }
+            self.path.push(node.clone());
+            for (at, next) in self.edges(&node) {
+                if let Some(pos) = self.path.iter().position(|n| *n == next) {
+                    let mut members = self.path[pos..].to_vec();
+                    members.sort();
+                    if self.seen.insert(members) {
+                        let chain: Vec<String> = self.path[pos..]
+                            .iter()
+                            .chain([&next])
+                            .map(|t| self.files.show(t))
+                            .collect();
+                        let f = &self.files.list[node.file];
+                        self.diags.push(
+                            Diagnostic::new(
+                                Severity::Error,
+                                "ref-cycle",
+                                format!("`$ref` cycle that never passes through `properties`: {}", chain.join(" -> ")),
+                                &f.path,
+                            )
+                            .at_value(&f.source, &format!("{at}/$ref"))
+                            .with_help("no finite value can match a schema defined only as itself; recurse through `properties` or `items` instead"),
+                        );
+                    }
+                } else {
+                    self.dfs(next);
+                }
+            }
+            self.path.pop();
+            self.done.insert(node);
+        }
+    }
+    let mut search = Search {
+        files,
+        path: Vec::new(),
+        done: HashSet::new(),
+        seen: BTreeSet::new(),
+        diags,
+    };
+    for i in 0..files.list.len() {
+        for (at, reference) in files.sites(i) {
+            let doc_root = files.doc_root(i, &at);
+            if let Ok(target) = files.resolve_ref(i, &doc_root, &reference) {
+                search.dfs(target);
+            }
+        }
+    }
+}
+
+fn build_tool(files: &Files, i: usize, name: String) -> ToolContract {
+    let f = &files.list[i];
+    let original = f
+        .value
+        .as_ref()
+        .and_then(Value::as_object)
+        .expect("tools are objects");
+    let mut tool = Map::new();
+    if !original.contains_key("name") {
+        tool.insert("name".into(), Value::String(name.clone()));
+    }
+    let mut origins = BTreeMap::new();
+    for (key, value) in original {
+        let value = if key == "inputSchema" || key == "outputSchema" {
+            let (bundled, defs) = bundle::bundle(files, i, key);
+            origins.extend(defs);
+            bundled
+        } else {
+            value.clone()
+        };
+        tool.insert(key.clone(), value);
+    }
+    ToolContract::new(name, f.path.clone(), tool, origins, f.source.clone())
+}

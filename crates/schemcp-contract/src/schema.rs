@@ -1,0 +1,172 @@
+//! Walking JSON Schema 2020-12 documents keyword by keyword.
+//!
+//! Only keywords whose values are subschemas are followed, so a `"$ref"` inside `const`,
+//! `enum`, `examples` or `default`, or a property that happens to be named `$ref`, is data
+//! and never a reference.
+
+use serde_json::{Map, Value};
+
+use crate::locate::escape_token;
+
+/// Which subschemas to follow.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Walk {
+    /// Every subschema, `$defs` included.
+    All,
+    /// Only subschemas that apply to the same instance as their parent. A `$ref` cycle along
+    /// these never reaches a smaller instance, so no finite value can satisfy it: it is the one
+    /// kind of recursion that cannot become a Rust type.
+    InPlace,
+}
+
+const SINGLE: &[&str] = &[
+    "not",
+    "if",
+    "then",
+    "else",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contains",
+    "propertyNames",
+    "contentSchema",
+    "additionalItems",
+    "items",
+];
+const ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+const MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
+const IN_PLACE: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+];
+
+/// Calls `visit(pointer, schema)` for `value` (at `pointer`) and every subschema below it that
+/// is a JSON object, parents before children, members in document order.
+pub(crate) fn visit(
+    value: &Value,
+    pointer: &str,
+    walk: Walk,
+    visit_fn: &mut dyn FnMut(&str, &Map<String, Value>),
+) {
+    let Value::Object(schema) = value else { return };
+    visit_fn(pointer, schema);
+    for (key, child) in schema {
+        let key = key.as_str();
+        if walk == Walk::InPlace && !IN_PLACE.contains(&key) {
+            continue;
+        }
+        let here = format!("{pointer}/{}", escape_token(key));
+        match child {
+            Value::Object(members) if MAPS.contains(&key) => {
+                for (name, sub) in members {
+                    // `dependencies` mixes schemas with arrays of names; only objects are walked.
+                    visit(
+                        sub,
+                        &format!("{here}/{}", escape_token(name)),
+                        walk,
+                        visit_fn,
+                    );
+                }
+            }
+            Value::Object(_) if SINGLE.contains(&key) => visit(child, &here, walk, visit_fn),
+            Value::Array(items) if ARRAYS.contains(&key) => {
+                for (i, sub) in items.iter().enumerate() {
+                    visit(sub, &format!("{here}/{i}"), walk, visit_fn);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Every `$ref` at or below `value`: `(pointer of the schema that has it, the reference)`.
+pub(crate) fn refs(value: &Value, pointer: &str, walk: Walk) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    visit(value, pointer, walk, &mut |at, schema| {
+        if let Some(Value::String(r)) = schema.get("$ref") {
+            out.push((at.to_string(), r.clone()));
+        }
+    });
+    out
+}
+
+/// The pointer of the schema that declares `$anchor` (or `$dynamicAnchor`) `name`.
+pub(crate) fn find_anchor(value: &Value, pointer: &str, name: &str) -> Option<String> {
+    let mut found = None;
+    visit(value, pointer, Walk::All, &mut |at, schema| {
+        let declares = ["$anchor", "$dynamicAnchor"]
+            .iter()
+            .any(|k| schema.get(*k).and_then(Value::as_str) == Some(name));
+        if declares && found.is_none() {
+            found = Some(at.to_string());
+        }
+    });
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn data_that_looks_like_a_ref_is_not_one() {
+        let schema = json!({
+            "properties": { "$ref": { "const": { "$ref": "x.json" } }, "a": { "$ref": "#/$defs/A" } },
+            "examples": [{ "$ref": "y.json" }],
+            "$defs": { "A": { "items": { "$ref": "z.json" } } }
+        });
+        let found = refs(&schema, "/inputSchema", Walk::All);
+        assert_eq!(
+            found,
+            [
+                (
+                    "/inputSchema/properties/a".to_string(),
+                    "#/$defs/A".to_string()
+                ),
+                (
+                    "/inputSchema/$defs/A/items".to_string(),
+                    "z.json".to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn in_place_walk_skips_instance_descending_keywords() {
+        let schema = json!({
+            "allOf": [{ "$ref": "#/a" }],
+            "properties": { "p": { "$ref": "#/b" } },
+            "items": { "$ref": "#/c" },
+            "not": { "$ref": "#/d" }
+        });
+        let found: Vec<String> = refs(&schema, "", Walk::InPlace)
+            .into_iter()
+            .map(|r| r.1)
+            .collect();
+        assert_eq!(found, ["#/a", "#/d"]);
+    }
+
+    #[test]
+    fn anchors_are_found_anywhere() {
+        let schema = json!({ "$defs": { "N~x": { "$anchor": "node" } } });
+        assert_eq!(
+            find_anchor(&schema, "", "node").as_deref(),
+            Some("/$defs/N~0x")
+        );
+        assert_eq!(find_anchor(&schema, "", "other"), None);
+    }
+}

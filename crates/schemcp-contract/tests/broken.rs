@@ -1,0 +1,217 @@
+//! One broken folder per diagnostic code, each asserting the exact one-line diagnostic:
+//! file, line, column, code, message and pointer.
+
+use schemcp_contract::{Severity, load};
+
+/// Every diagnostic of a folder that must fail to load, one line each.
+fn errors(case: &str) -> String {
+    let dir = format!("tests/fixtures/broken/{case}");
+    match load(&dir) {
+        Ok(set) => panic!(
+            "{dir} loaded with {} tools; expected errors",
+            set.tools.len()
+        ),
+        Err(diagnostics) => diagnostics.one_line(),
+    }
+}
+
+#[test]
+fn invalid_json_points_at_serde_json_position() {
+    assert_eq!(
+        errors("invalid-json"),
+        "tests/fixtures/broken/invalid-json/get_weather.json:5:51: error[invalid-json]: not valid JSON: trailing comma\n"
+    );
+}
+
+#[test]
+fn missing_input_schema_points_at_the_file_start() {
+    assert_eq!(
+        errors("missing-input-schema"),
+        "tests/fixtures/broken/missing-input-schema/get_weather.json:1:1: error[missing-input-schema]: `get_weather.json` has no `inputSchema` and no other file references it, so it is neither a tool nor a definitions file\n"
+    );
+}
+
+#[test]
+fn missing_input_schema_points_at_a_near_miss() {
+    assert_eq!(
+        errors("missing-input-schema-typo"),
+        "tests/fixtures/broken/missing-input-schema-typo/get_weather.json:4:3: error[missing-input-schema]: `get_weather.json` has no `inputSchema` and no other file references it, so it is neither a tool nor a definitions file (at /input_schema)\n"
+    );
+}
+
+#[test]
+fn unsupported_id_points_at_the_key() {
+    assert_eq!(
+        errors("unsupported-id"),
+        "tests/fixtures/broken/unsupported-id/common.json:2:3: error[unsupported-id]: `$id` is not supported in contract files (at /$id)\n"
+    );
+}
+
+#[test]
+fn ref_cycle_through_the_schema_root() {
+    assert_eq!(
+        errors("ref-cycle-self"),
+        "tests/fixtures/broken/ref-cycle-self/get_weather.json:6:25: error[ref-cycle]: `$ref` cycle that never passes through `properties`: get_weather.json#/inputSchema -> get_weather.json#/inputSchema (at /inputSchema/anyOf/0/$ref)\n"
+    );
+}
+
+#[test]
+fn ref_into_a_tool_outside_its_schemas() {
+    let err = schemcp_contract::load_sources(
+        std::path::Path::new(""),
+        vec![
+            ("a.json".into(), r#"{"inputSchema":{"type":"object"}}"#.into()),
+            ("b.json".into(), r#"{"inputSchema":{"type":"object","properties":{"x":{"$ref":"a.json#/annotations"}}}}"#.into()),
+        ],
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.one_line(),
+        "b.json:1:59: error[dangling-ref]: `$ref` \"a.json#/annotations\" names nothing: `a.json` has no `/annotations` (at /inputSchema/properties/x/$ref)\n"
+    );
+    let err = schemcp_contract::load_sources(
+        std::path::Path::new(""),
+        vec![
+            ("a.json".into(), r#"{"inputSchema":{"type":"object"},"annotations":{}}"#.into()),
+            ("b.json".into(), r#"{"inputSchema":{"type":"object","properties":{"x":{"$ref":"a.json#/annotations"}}}}"#.into()),
+        ],
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.one_line(),
+        "b.json:1:59: error[dangling-ref]: `$ref` \"a.json#/annotations\" names `a.json#/annotations`, which is part of a tool, not a schema (at /inputSchema/properties/x/$ref)\n"
+    );
+}
+
+#[test]
+fn input_root_not_object_points_at_type() {
+    assert_eq!(
+        errors("input-root-not-object"),
+        "tests/fixtures/broken/input-root-not-object/get_weather.json:5:13: error[input-root-not-object]: `inputSchema` must have `\"type\": \"object\"` at its root, found `\"string\"` (at /inputSchema/type)\n"
+    );
+}
+
+#[test]
+fn network_ref_is_refused() {
+    assert_eq!(
+        errors("network-ref"),
+        "tests/fixtures/broken/network-ref/get_weather.json:7:28: error[network-ref]: `$ref` \"https://example.com/schemas/address.json\" points outside the schemas folder; references are never fetched (at /inputSchema/properties/address/$ref)\n"
+    );
+}
+
+#[test]
+fn dangling_ref_to_a_missing_file() {
+    assert_eq!(
+        errors("dangling-ref-file"),
+        "tests/fixtures/broken/dangling-ref-file/get_weather.json:7:28: error[dangling-ref]: `$ref` \"comon.json#/$defs/Address\" names `comon.json`, which is not a JSON file in the schemas folder (at /inputSchema/properties/address/$ref)\n"
+    );
+}
+
+#[test]
+fn dangling_ref_to_a_missing_pointer() {
+    assert_eq!(
+        errors("dangling-ref-pointer"),
+        "tests/fixtures/broken/dangling-ref-pointer/get_weather.json:7:28: error[dangling-ref]: `$ref` \"common.json#/$defs/Adress\" names nothing: `common.json` has no `/$defs/Adress` (at /inputSchema/properties/address/$ref)\n"
+    );
+}
+
+#[test]
+fn ref_cycle_without_properties_in_between() {
+    assert_eq!(
+        errors("ref-cycle"),
+        "tests/fixtures/broken/ref-cycle/common.json:3:20: error[ref-cycle]: `$ref` cycle that never passes through `properties`: common.json#/$defs/B -> common.json#/$defs/A -> common.json#/$defs/B (at /$defs/A/$ref)\n"
+    );
+}
+
+#[test]
+fn duplicate_tool_name_names_both_files() {
+    assert_eq!(
+        errors("duplicate-tool-name"),
+        "tests/fixtures/broken/duplicate-tool-name/b.json:2:11: error[duplicate-tool-name]: tool name \"get_weather\" is also used by `tests/fixtures/broken/duplicate-tool-name/a/get_weather.json` (at /name)\n"
+    );
+}
+
+#[test]
+fn invalid_tool_name_points_at_name() {
+    assert_eq!(
+        errors("invalid-tool-name"),
+        "tests/fixtures/broken/invalid-tool-name/get_weather.json:2:11: error[invalid-tool-name]: tool name \"get weather!\" does not match ^[A-Za-z0-9_.-]{1,128}$ (at /name)\n"
+    );
+}
+
+#[test]
+fn unsupported_dialect_points_at_schema_keyword() {
+    assert_eq!(
+        errors("unsupported-dialect"),
+        "tests/fixtures/broken/unsupported-dialect/get_weather.json:5:16: error[unsupported-dialect]: unsupported JSON Schema dialect \"http://json-schema.org/draft-07/schema#\" (at /inputSchema/$schema)\n"
+    );
+}
+
+#[test]
+fn ref_outside_root_is_refused() {
+    assert_eq!(
+        errors("ref-outside-root"),
+        "tests/fixtures/broken/ref-outside-root/get_weather.json:7:28: error[ref-outside-root]: `$ref` \"../common.json#/$defs/Address\" leaves the schemas folder (at /inputSchema/properties/address/$ref)\n"
+    );
+}
+
+#[test]
+fn root_not_object() {
+    assert_eq!(
+        errors("root-not-object"),
+        "tests/fixtures/broken/root-not-object/get_weather.json:1:1: error[root-not-object]: a contract file must hold one JSON object\n"
+    );
+}
+
+#[test]
+fn invalid_member_type() {
+    assert_eq!(
+        errors("invalid-member"),
+        "tests/fixtures/broken/invalid-member/get_weather.json:3:18: error[invalid-member]: `description` must be a string (at /description)\n"
+    );
+}
+
+#[test]
+fn invalid_output_schema() {
+    assert_eq!(
+        errors("invalid-schema"),
+        "tests/fixtures/broken/invalid-schema/get_weather.json:5:19: error[invalid-schema]: `outputSchema` must be a JSON Schema (an object or a boolean) (at /outputSchema)\n"
+    );
+}
+
+#[test]
+fn unknown_key_is_a_warning_pointing_at_the_key() {
+    let set = load("tests/fixtures/broken/unknown-key").expect("warnings do not fail a load");
+    let lines: Vec<String> = set.warnings.iter().map(|w| w.one_line()).collect();
+    assert_eq!(
+        lines,
+        [
+            "tests/fixtures/broken/unknown-key/get_weather.json:4:3: warning[unknown-key]: unknown Tool member `input` (at /input)"
+        ]
+    );
+    assert_eq!(set.warnings[0].severity, Severity::Warning);
+    // The unknown member is still served as written.
+    assert_eq!(set.tools[0].tool["input"], "city");
+}
+
+#[test]
+fn diagnostic_fields_match_the_one_line_form() {
+    let err = load("tests/fixtures/broken/dangling-ref-pointer").unwrap_err();
+    let d = &err.0[0];
+    assert_eq!(d.code, "dangling-ref");
+    assert_eq!(d.pointer, "/inputSchema/properties/address/$ref");
+    assert_eq!((d.line, d.column), (Some(7), Some(28)));
+    let span = d.span.clone().unwrap();
+    assert_eq!(
+        &d.source.as_deref().unwrap()[span],
+        "\"common.json#/$defs/Adress\""
+    );
+    assert!(d.is_error());
+}
+
+#[test]
+fn unreadable_folder() {
+    let err = load("tests/fixtures/does-not-exist").unwrap_err();
+    assert_eq!(err.0.len(), 1);
+    assert_eq!(err.0[0].code, "unreadable");
+}

@@ -1,0 +1,167 @@
+//! The `schemcp` command end to end: `check`, `generate` and `serve` as a user runs them.
+
+#[path = "../examples/weather/tests/support/mod.rs"]
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::json;
+use support::{Generation, Session, StdioSession, texts};
+
+const BIN: &str = env!("CARGO_BIN_EXE_schemcp");
+
+fn repo(path: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(path)
+        .display()
+        .to_string()
+}
+
+#[test]
+fn check_accepts_the_weather_schemas() {
+    let out = Command::new(BIN)
+        .args(["check", &repo("examples/weather/schemas")])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("6 tools, no errors"), "{stdout}");
+}
+
+#[test]
+fn check_reports_file_line_and_pointer_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("get_weather.json"),
+        "{\n  \"name\": \"get_weather\",\n  \"inputSchema\": {\n    \"type\": \"array\"\n  }\n}\n",
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .arg("check")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("get_weather.json"), "{stderr}");
+    assert!(stderr.contains("input-root-not-object"), "{stderr}");
+    assert!(stderr.contains("/inputSchema"), "{stderr}");
+    assert!(
+        stderr.contains(":4:"),
+        "line of the failing value: {stderr}"
+    );
+}
+
+#[test]
+fn check_reports_what_typify_cannot_type_instead_of_crashing() {
+    let dir = tempfile::tempdir().unwrap();
+    let tool = json!({
+        "name": "branchy",
+        "inputSchema": {
+            "type": "object",
+            "properties": { "a": { "$ref": "#/properties/b" }, "b": { "type": "string" } }
+        }
+    });
+    std::fs::write(
+        dir.path().join("branchy.json"),
+        serde_json::to_string_pretty(&tool).unwrap(),
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .arg("check")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("branchy.json") && stderr.contains("/properties/a"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn generate_writes_what_build_rs_writes() {
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .args(["generate", &repo("examples/weather/schemas"), "--out"])
+        .arg(out_dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for file in ["schemcp_tools.rs", "tools.json"] {
+        let static_mode = std::fs::read_to_string(out_dir.path().join(file)).unwrap();
+        let mirrored =
+            std::fs::read_to_string(repo(&format!("examples/weather/generated/{file}"))).unwrap();
+        assert_eq!(static_mode, mirrored, "{file}");
+    }
+}
+
+#[test]
+fn serve_offers_validate_instance_and_check_tools() {
+    for generation in [Generation::Legacy, Generation::Modern] {
+        let mut session = Session::Stdio(StdioSession::start(BIN, &["serve"], generation));
+        let tools = session.tools();
+        assert!(tools.contains_key("validate_instance") && tools.contains_key("check_tools"));
+
+        let r = session.call(
+            "validate_instance",
+            json!({
+                "schema": { "type": "object", "properties": { "humidity": { "maximum": 1 } } },
+                "instance": { "humidity": 83 }
+            }),
+        );
+        assert_ne!(r["isError"], true, "{r}");
+        assert_eq!(r["structuredContent"]["valid"], false, "{r}");
+        assert_eq!(
+            r["structuredContent"]["errors"][0]["instancePath"], "/humidity",
+            "{r}"
+        );
+
+        let r = session.call(
+            "check_tools",
+            json!({ "files": [
+                { "path": "ok.json", "content": "{\"inputSchema\": {\"type\": \"object\"}}" },
+                { "path": "bad.json", "content": "{\"inputSchema\": {\"type\": \"object\", \"properties\": {\"a\": {\"$ref\": \"https://example.com/s.json\"}}}}" }
+            ]}),
+        );
+        assert_ne!(r["isError"], true, "{r}");
+        let report = &r["structuredContent"];
+        assert_eq!(report["ok"], false, "{r}");
+        let diagnostic = &report["diagnostics"][0];
+        assert_eq!(diagnostic["code"], "network-ref", "{r}");
+        assert_eq!(diagnostic["file"], "bad.json", "{r}");
+        assert_eq!(
+            diagnostic["pointer"], "/inputSchema/properties/a/$ref",
+            "{r}"
+        );
+        assert_eq!(report["diagnostics"].as_array().unwrap().len(), 1, "{r}");
+
+        let r = session.call(
+            "check_tools",
+            json!({ "files": [
+                { "path": "ok.json", "content": "{\"inputSchema\": {\"type\": \"object\"}}" }
+            ]}),
+        );
+        assert_eq!(
+            r["structuredContent"],
+            json!({ "ok": true, "tools": ["ok"], "diagnostics": [] }),
+            "{r}"
+        );
+        assert!(!texts(&r).is_empty());
+
+        let r = session.call("validate_instance", json!({ "schema": {} }));
+        assert_eq!(r["isError"], true, "{r}");
+        assert!(texts(&r).join(" ").contains("instance"), "{r}");
+    }
+}
