@@ -234,3 +234,20 @@ fn http_legacy_session_and_modern_stateless() {
         Generation::Modern,
     )));
 }
+
+#[test]
+fn http_server_stops_cleanly_on_sigterm() {
+    let mut server = HttpServer::start(BIN);
+    let mut session = Session::Http(HttpSession::open(&server.addr, Generation::Legacy));
+    assert_eq!(
+        session.call("get_temperature", json!({ "city": "Cairo" }))["structuredContent"],
+        json!({ "result": 34 })
+    );
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &server.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = server.wait();
+    assert!(status.success(), "exit status after SIGTERM: {status}");
+}
