@@ -1,5 +1,6 @@
 //! The `schemcp` command: check, generate and serve schema-first MCP tool contracts.
 
+mod diff;
 mod serve;
 
 use std::io::IsTerminal;
@@ -37,7 +38,34 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Serve schemcp's own tools (validate_instance, check_tools) over MCP.
+    /// Classify every contract change as breaking or not, by direction (inputs are produced by
+    /// clients, outputs consumed by them).
+    ///
+    /// `schemcp diff OLD NEW` compares two folders; `schemcp diff --base REV [--head REV] [DIR]`
+    /// compares a folder at git revisions (head: the working tree). Exit status: 0 when nothing
+    /// reaches `--fail-on`, 1 when something does, 2 on usage errors or contracts that do not load.
+    Diff {
+        /// OLD and NEW schemas folders; with `--base`, at most one: the folder (default `schemas`).
+        #[arg(value_name = "DIR")]
+        dirs: Vec<PathBuf>,
+        /// Compare the folder as committed at this git revision...
+        #[arg(long, value_name = "REV")]
+        base: Option<String>,
+        /// ...with the folder at this revision instead of the working tree.
+        #[arg(long, value_name = "REV", requires = "base")]
+        head: Option<String>,
+        /// How to print the report.
+        #[arg(long, value_enum, default_value = "text")]
+        format: diff::Format,
+        /// The least severe change that makes the exit status 1.
+        #[arg(long, value_enum, default_value = "breaking")]
+        fail_on: diff::FailOn,
+        /// Accepted changes: a JSON array of {"fingerprint", "reason"} (default:
+        /// `schemcp-diff-ignore.json` in the current folder, if present).
+        #[arg(long, value_name = "FILE")]
+        ignore: Option<PathBuf>,
+    },
+    /// Serve schemcp's own tools (validate_instance, check_tools, diff_contracts) over MCP.
     Serve {
         /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio.
         #[arg(long, value_name = "ADDR")]
@@ -50,8 +78,42 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { dir } => check(dir),
         Command::Generate { dir, out } => generate(dir, out),
+        Command::Diff {
+            dirs,
+            base,
+            head,
+            format,
+            fail_on,
+            ignore,
+        } => {
+            let sides = match (base, dirs.len()) {
+                (Some(base), 0 | 1) => diff::Sides::Git {
+                    dir: dirs.into_iter().next().unwrap_or_else(|| "schemas".into()),
+                    base,
+                    head,
+                },
+                (None, 2) => {
+                    let mut dirs = dirs.into_iter();
+                    diff::Sides::Folders {
+                        old: dirs.next().unwrap(),
+                        new: dirs.next().unwrap(),
+                    }
+                }
+                (Some(_), _) => usage("with --base, give at most one folder"),
+                (None, _) => usage("give two folders (OLD NEW), or --base REV [DIR]"),
+            };
+            diff::run(sides, format, fail_on, ignore)
+        }
         Command::Serve { http } => serve::run(http),
     }
+}
+
+/// Exits with clap's usage-error status (2) and message.
+fn usage(message: &str) -> ! {
+    use clap::CommandFactory;
+    Cli::command()
+        .error(clap::error::ErrorKind::WrongNumberOfValues, message)
+        .exit()
 }
 
 fn check(dir: PathBuf) -> ExitCode {

@@ -13,7 +13,10 @@ mod tools {
     schemcp_runtime::include_tools!();
 }
 
-use tools::{CheckReport, CheckToolsInput, Tools, ValidateInstanceInput, ValidationReport};
+use tools::{
+    CheckReport, CheckToolsInput, ContractFile, DiffContractsInput, DiffReport, Tools,
+    ValidateInstanceInput, ValidationReport,
+};
 
 /// The tools `schemcp serve` offers.
 struct Schemcp;
@@ -39,6 +42,38 @@ impl Tools for Schemcp {
             .collect();
         Ok(check_sources(files))
     }
+
+    async fn diff_contracts(
+        &self,
+        input: DiffContractsInput,
+        _cx: &ToolContext,
+    ) -> Result<DiffReport, ToolError> {
+        diff_contracts(input.old, input.new)
+    }
+}
+
+/// Loads both sides as `schemcp diff` loads two folders and returns the report in the shape of
+/// `--format json`.
+fn diff_contracts(old: Vec<ContractFile>, new: Vec<ContractFile>) -> Result<DiffReport, ToolError> {
+    let load = |side: &str, files: Vec<ContractFile>| {
+        let files = files
+            .into_iter()
+            .map(|f| (PathBuf::from(f.path), f.content))
+            .collect();
+        schemcp_contract::load_sources(Path::new(""), files).map_err(|diagnostics| {
+            let lines: Vec<String> = diagnostics.0.iter().map(|d| d.one_line()).collect();
+            ToolError::new(format!(
+                "the {side} contract files do not load:\n{}",
+                lines.join("\n")
+            ))
+        })
+    };
+    let report = schemcp_diff::diff(&load("old", old)?, &load("new", new)?);
+    // The generated type is the contract; the library's report serializes to the same shape,
+    // which the runtime checks again against the output schema.
+    let json = schemcp_diff::render_json(&report);
+    serde_json::from_str(&json)
+        .map_err(|e| ToolError::new(format!("the diff report does not fit its contract: {e}")))
 }
 
 /// Validates `instance` against `schema` with the same validator the runtime uses (2020-12

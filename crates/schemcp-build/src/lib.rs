@@ -38,6 +38,7 @@
 //! [`Builder::fallback_to_value`].
 
 mod emit;
+mod examples;
 mod names;
 mod rewrite;
 mod schema;
@@ -314,6 +315,29 @@ impl Builder {
         }
     }
 
+    /// The generator on one tool object given in memory, without the contract loader's lints
+    /// (object input roots, no `$id`, the dialect): for measuring the generator itself on
+    /// arbitrary schemas (the fidelity harness, `crates/schemcp-fidelity`). Returns the files and
+    /// the warnings, or the problems, each as `pointer [code] message`. Not a stable API.
+    #[doc(hidden)]
+    pub fn generate_unchecked(
+        &self,
+        name: &str,
+        tool: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<(Files, Vec<String>), Vec<String>> {
+        let views = [ToolView {
+            name,
+            tool,
+            origins: BTreeMap::new(),
+        }];
+        let show = |p: &Problem| format!("{} [{}] {}", p.pointer, p.code, p.message);
+        match self.generate_views(&views) {
+            Ok((files, warnings)) => Ok((files, warnings.iter().map(show).collect())),
+            Err(Failure::Config(message)) => Err(vec![format!(" [config] {message}")]),
+            Err(Failure::Problems(problems)) => Err(problems.iter().map(show).collect()),
+        }
+    }
+
     /// The generator proper, on tools sorted by name: the files, and warnings.
     fn generate_views(&self, views: &[ToolView<'_>]) -> Result<(Files, Vec<Problem>), Failure> {
         for (what, name) in [
@@ -383,7 +407,36 @@ impl Builder {
             derives: self.derives.clone(),
             fallback_to_value: self.fallback_to_value,
         };
-        let types = types::generate(&schemas, &options).map_err(Failure::Problems)?;
+        let checked = examples::check(&schemas);
+        if !checked.errors.is_empty() {
+            return Err(Failure::Problems(checked.errors));
+        }
+        // A `default` that does not validate is left out of the types (never filled in); the
+        // catalog still serves the schema as written.
+        let mut without_defaults: Vec<[Option<serde_json::Value>; 2]> =
+            schemas.iter().map(|_| [None, None]).collect();
+        for (t, kind, pointer) in &checked.ignored_defaults {
+            let (slot, original) = match kind {
+                types::Kind::Input => (0, Some(schemas[*t].input)),
+                types::Kind::Output => (1, schemas[*t].output),
+            };
+            let copy = without_defaults[*t][slot]
+                .get_or_insert_with(|| original.cloned().unwrap_or(serde_json::Value::Null));
+            if let Some(serde_json::Value::Object(object)) = copy.pointer_mut(pointer) {
+                object.shift_remove("default");
+            }
+        }
+        let schemas: Vec<ToolSchemas<'_>> = schemas
+            .into_iter()
+            .zip(&without_defaults)
+            .map(|(tool, [input, output])| ToolSchemas {
+                input: input.as_ref().unwrap_or(tool.input),
+                output: output.as_ref().or(tool.output),
+                ..tool
+            })
+            .collect();
+        let mut types = types::generate(&schemas, &options).map_err(Failure::Problems)?;
+        types.warnings.splice(0..0, checked.warnings);
 
         let internal = |message: String| Failure::Config(format!("schemcp-build bug: {message}"));
         let mut tools = Vec::new();
@@ -402,7 +455,34 @@ impl Builder {
                     }
                 }
             };
+            let mut examples = Vec::new();
+            for (key, ty) in [
+                ("inputSchema", Some(&input)),
+                (
+                    "outputSchema",
+                    match &output {
+                        Return::Structured(ty) | Return::Wrapped(ty) => Some(ty),
+                        _ => None,
+                    },
+                ),
+            ] {
+                let (Some(ty), Some(serde_json::Value::Array(list))) = (
+                    ty,
+                    tool.tool.get(key).and_then(|schema| schema.get("examples")),
+                ) else {
+                    continue;
+                };
+                for (i, example) in list.iter().enumerate() {
+                    examples.push((
+                        format!("/{key}/examples/{i}"),
+                        ty.clone(),
+                        example.to_string(),
+                    ));
+                }
+            }
             tools.push(ToolItem {
+                name: tool.name.to_string(),
+                examples,
                 method: method_names[t].clone(),
                 doc: tool
                     .tool

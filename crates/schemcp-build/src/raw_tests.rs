@@ -343,15 +343,6 @@ fn typify_failures_are_diagnostics_not_panics() {
         (
             tool(
                 "t",
-                object(json!({ "a": { "type": "string" }, "b": { "$ref": "#/properties/a" } })),
-                None,
-            ),
-            "/inputSchema/properties/b/$ref",
-            "[unsupported-ref]",
-        ),
-        (
-            tool(
-                "t",
                 object(json!({ "b": { "$ref": "other.json#/$defs/A" } })),
                 None,
             ),
@@ -364,11 +355,6 @@ fn typify_failures_are_diagnostics_not_panics() {
                 object(json!({ "b": { "$ref": "#/$defs/Missing" } })),
                 None,
             ),
-            "/inputSchema/properties/b/$ref",
-            "[unsupported-ref]",
-        ),
-        (
-            tool("t", object(json!({ "b": { "$ref": "#" } })), None),
             "/inputSchema/properties/b/$ref",
             "[unsupported-ref]",
         ),
@@ -537,4 +523,57 @@ fn multi_line_descriptions_stay_line_comments() {
         code.contains("    /// First line.\n    /// Second line.\n    fn t("),
         "{code}"
     );
+}
+
+/// With the opt-in, a schema with object keywords and no `type` is typed exactly: the struct for
+/// objects, any other kind of value as it is. Where the struct would lose valid members
+/// (typify skips an optional member that is `null`), it stays `serde_json::Value`.
+#[test]
+fn an_untyped_schema_is_typed_for_its_kind_and_open_to_the_others() {
+    let open =
+        json!({ "properties": { "a": { "type": "integer" } }, "additionalProperties": false });
+    let tools = [tool("t", object(json!({})), Some(open))];
+    assert!(generate(&builder(), &tools, &[]).is_err());
+    let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
+    assert!(
+        has(&code, "Variant1(::schemcp_runtime::__private::NotObject)"),
+        "{code}"
+    );
+    assert!(has(&code, "a: ::std::option::Option<i64>,"), "{code}");
+    assert!(
+        has(&code, "#[serde(untagged, deny_unknown_fields)]"),
+        "{code}"
+    );
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("t /outputSchema [fallback-to-value]")
+            && warnings[0].contains("a Rust type for object values or, for any other kind"),
+        "{warnings:?}"
+    );
+
+    let lossy = json!({ "properties": { "a": {} } });
+    let tools = [tool("t", object(json!({})), Some(lossy))];
+    let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
+    assert!(!code.contains("NotObject"), "{code}");
+    assert!(
+        warnings[0].contains("it is serde_json::Value"),
+        "{warnings:?}"
+    );
+}
+
+/// `not` only rejects: one typify cannot read is left to validation instead of becoming a type
+/// without values (typify ignores `unevaluatedProperties` and reads `anyOf: [true, ..]` as
+/// "anything").
+#[test]
+fn a_not_typify_cannot_read_is_left_to_validation() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "a": { "type": "string", "not": { "anyOf": [true], "unevaluatedProperties": false } }
+        },
+        "required": ["a"]
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", schema, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(has(&code, "pub a: ::std::string::String,"), "{code}");
 }

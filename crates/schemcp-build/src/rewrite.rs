@@ -48,6 +48,24 @@ impl VisitMut for Rewriter {
         visit_mut::visit_path_mut(self, path);
     }
 
+    // `<D::Error as ::serde::de::Error>::custom`: the trait is the first `qself.position`
+    // segments of the path, so segments inserted in front must move that boundary too.
+    fn visit_type_path_mut(&mut self, ty: &mut syn::TypePath) {
+        let before = ty.path.segments.len();
+        visit_mut::visit_type_path_mut(self, ty);
+        if let Some(qself) = &mut ty.qself {
+            qself.position += ty.path.segments.len() - before;
+        }
+    }
+
+    fn visit_expr_path_mut(&mut self, expr: &mut syn::ExprPath) {
+        let before = expr.path.segments.len();
+        visit_mut::visit_expr_path_mut(self, expr);
+        if let Some(qself) = &mut expr.qself {
+            qself.position += expr.path.segments.len() - before;
+        }
+    }
+
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
         // Macro arguments are opaque tokens to syn (typify builds `vec![::serde_json::from_str(..)]`).
         mac.tokens = rewrite_tokens(std::mem::take(&mut mac.tokens));
@@ -273,6 +291,11 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("pub serde: u8"), "{out}");
+        // A qualified path keeps the whole (rewritten) trait inside `<... as ...>`.
+        assert!(
+            out.contains("<D::Error as ::schemcp_runtime::__private::serde::de::Error>::custom"),
+            "{out}"
+        );
         assert!(
             out.contains("::schemcp_runtime::__private::chrono::DateTime<"),
             "{out}"

@@ -76,6 +76,207 @@ pub(crate) fn for_each_subschema(
     }
 }
 
+/// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
+/// the generator converts (the served schema, which the runtime validates, keeps it).
+///
+/// `not` only ever rejects values, so without it a type accepts more, never less; validation
+/// still enforces it. typify reads only a negated `true`/`false`, `{}` (no value) and `enum` /
+/// `const` lists; in anything else it ignores keywords it does not know
+/// (`unevaluatedProperties`, `dependentSchemas`, ...) or turns untypable parts into
+/// `serde_json::Value`, which under `not` would make the type reject everything, or panics.
+pub(crate) fn drop_opaque_nots(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let readable = |negated: &Value| match negated {
+        Value::Bool(_) => true,
+        Value::Object(o) => o.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "enum" | "const" | "$comment" | "description" | "title"
+            )
+        }),
+        _ => false,
+    };
+    if object.get("not").is_some_and(|negated| !readable(negated)) {
+        object.shift_remove("not");
+    }
+    for (keyword, value) in object.iter_mut() {
+        match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => {
+                map.values_mut().for_each(drop_opaque_nots);
+            }
+            (Some(Children::One | Children::List), Value::Array(list)) => {
+                list.iter_mut().for_each(drop_opaque_nots);
+            }
+            (Some(Children::One), child) => drop_opaque_nots(child),
+            _ => {}
+        }
+    }
+}
+
+/// Keywords that constrain only one kind of JSON value, by the kind typify infers from them.
+const TYPED_KEYWORDS: [(&str, &[&str]); 4] = [
+    (
+        "object",
+        &[
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+            "minProperties",
+            "maxProperties",
+            "propertyNames",
+            "dependentRequired",
+            "dependentSchemas",
+            "unevaluatedProperties",
+        ],
+    ),
+    (
+        "array",
+        &[
+            "items",
+            "prefixItems",
+            "contains",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "minContains",
+            "maxContains",
+            "unevaluatedItems",
+        ],
+    ),
+    (
+        "string",
+        &[
+            "pattern",
+            "minLength",
+            "maxLength",
+            "format",
+            "contentEncoding",
+            "contentMediaType",
+        ],
+    ),
+    (
+        "number",
+        &[
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+        ],
+    ),
+];
+
+/// Subschemas that use keywords of one kind of value (`properties`, `pattern`, ...) but say
+/// nothing about the instance's type: no `type` there nor on a schema they are combined with
+/// (`allOf`/`anyOf`/`oneOf`/`not`/`if`/`then`/`else`/`dependentSchemas` of a typed schema), no
+/// `enum`, `const` or `$ref`. In JSON Schema such a schema accepts every other kind of value
+/// (`{"properties": ...}` accepts `12`), but typify infers the kind from the keywords, so its
+/// type would reject valid values. Also `anyOf` with an untyped branch and `$ref` beside
+/// `properties`, which typify mistypes. Returns `(pointer, why)`.
+pub(crate) fn untyped_subschemas(
+    schema: &Value,
+    pointer: &str,
+    inherited: bool,
+    skip_root_defs: bool,
+) -> Vec<(String, String)> {
+    fn walk(
+        schema: &Value,
+        pointer: &str,
+        inherited: bool,
+        skip_defs: bool,
+        out: &mut Vec<(String, String)>,
+    ) {
+        let Value::Object(object) = schema else {
+            return;
+        };
+        let typed = inherited || object.contains_key("type");
+        let pinned = ["enum", "const", "$ref"]
+            .iter()
+            .any(|k| object.contains_key(*k));
+        if !typed && !pinned {
+            let found = TYPED_KEYWORDS.iter().find_map(|(kind, keywords)| {
+                keywords
+                    .iter()
+                    .find(|k| object.contains_key(**k))
+                    .map(|k| format!("`{k}` (a keyword for {kind} values)"))
+            });
+            if let Some(found) = found {
+                out.push((
+                    pointer.to_string(),
+                    format!(
+                        "this schema uses {found} but has no `type`, so it also accepts every \
+                         other kind of JSON value, which a Rust type inferred from it would reject"
+                    ),
+                ));
+            }
+        }
+        // typify turns `anyOf` into a struct of optional flattened parts, which only objects
+        // fit; a branch that does not say what it is may be a number or a string.
+        if let Some(Value::Array(branches)) = object.get("anyOf") {
+            let open = branches.iter().any(|b| match b {
+                Value::Object(b) => !["type", "$ref", "enum", "const"]
+                    .iter()
+                    .any(|k| b.contains_key(*k)),
+                _ => true,
+            });
+            if open {
+                out.push((
+                    pointer.to_string(),
+                    "this `anyOf` has a branch without a `type`; typify would make it a struct \
+                     that only objects fit"
+                        .into(),
+                ));
+            }
+        }
+        // typify keeps either the `$ref` or the sibling `properties`, silently dropping the
+        // other's members.
+        if object.contains_key("$ref") && object.contains_key("properties") {
+            out.push((
+                pointer.to_string(),
+                "this schema has both `$ref` and `properties`; typify would drop the members of \
+                 one of them"
+                    .into(),
+            ));
+        }
+        for (keyword, value) in object {
+            if skip_defs && (keyword == "$defs" || keyword == "definitions") {
+                continue;
+            }
+            // Schemas that apply to the same instance keep what is known about its type.
+            let same_instance = matches!(
+                keyword.as_str(),
+                "allOf" | "anyOf" | "oneOf" | "not" | "if" | "then" | "else" | "dependentSchemas"
+            );
+            // `then` applies only when `if` matched, so `if`'s type holds there too.
+            let if_typed =
+                keyword == "then" && object.get("if").is_some_and(|i| i.get("type").is_some());
+            let inherit = same_instance && (typed || if_typed);
+            let here = format!("{pointer}/{}", escape(keyword));
+            match (children(keyword), value) {
+                (Some(Children::Named), Value::Object(map)) => {
+                    for (name, child) in map {
+                        let at = format!("{here}/{}", escape(name));
+                        walk(child, &at, inherit, false, out);
+                    }
+                }
+                (Some(Children::One | Children::List), Value::Array(list)) => {
+                    for (i, child) in list.iter().enumerate() {
+                        walk(child, &format!("{here}/{i}"), inherit, false, out);
+                    }
+                }
+                (Some(Children::One), child) => walk(child, &here, inherit, false, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(schema, pointer, inherited, skip_root_defs, &mut out);
+    out
+}
+
 /// Calls `f` with every `$ref` string of `schema` (outside the root's definitions), mutably, in
 /// the same order [`for_each_subschema`] visits them.
 pub(crate) fn for_each_ref_mut(schema: &mut Value, root: bool, f: &mut dyn FnMut(&mut String)) {
@@ -173,6 +374,35 @@ mod tests {
         let mut refs = Vec::new();
         for_each_ref_mut(&mut schema.clone(), true, &mut |r| refs.push(r.clone()));
         assert_eq!(refs, ["#/$defs/A", "#/$defs/B"]);
+    }
+
+    #[test]
+    fn drops_only_the_nots_typify_cannot_read() {
+        let mut schema = json!({
+            "type": "object",
+            "not": { "required": ["a"], "unevaluatedProperties": false },
+            "properties": {
+                "never": { "not": {} },
+                "never_either": { "not": true },
+                "no_red": { "type": "string", "not": { "enum": ["red"] } },
+                "nested": { "items": { "not": { "$ref": "#/$defs/A" } } }
+            },
+            "$defs": { "A": { "not": { "anyOf": [true] } } }
+        });
+        drop_opaque_nots(&mut schema);
+        assert_eq!(
+            schema,
+            json!({
+                "type": "object",
+                "properties": {
+                    "never": { "not": {} },
+                    "never_either": { "not": true },
+                    "no_red": { "type": "string", "not": { "enum": ["red"] } },
+                    "nested": { "items": {} }
+                },
+                "$defs": { "A": {} }
+            })
+        );
     }
 
     #[test]

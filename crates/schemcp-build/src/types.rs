@@ -26,7 +26,10 @@ use serde_json::{Value, json};
 use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
-use crate::schema::{canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema};
+use crate::schema::{
+    canonical, decode_segment, drop_opaque_nots, escape, for_each_ref_mut, for_each_subschema,
+    untyped_subschemas,
+};
 
 /// One tool's schemas, as the generator needs them.
 pub(crate) struct ToolSchemas<'a> {
@@ -45,7 +48,7 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
-    fn pointer(self) -> &'static str {
+    pub(crate) fn pointer(self) -> &'static str {
         match self {
             Kind::Input => "/inputSchema",
             Kind::Output => "/outputSchema",
@@ -141,7 +144,13 @@ pub(crate) fn generate(
     options: &Options,
 ) -> Result<Types, Vec<Problem>> {
     let tool_pascal: Vec<String> = tools.iter().map(|t| pascal(t.name)).collect();
-    let (members, slots) = collect_members(tools, &tool_pascal)?;
+    let mut warnings = Vec::new();
+    let (members, slots) = collect_members(
+        tools,
+        &tool_pascal,
+        options.fallback_to_value,
+        &mut warnings,
+    )?;
     let class_of = classes(&members);
     let class_count = class_of.iter().max().map_or(0, |m| m + 1);
     let mut classes: Vec<Class> = (0..class_count)
@@ -163,7 +172,6 @@ pub(crate) fn generate(
         class_of: &class_of,
         options,
     };
-    let mut warnings = Vec::new();
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
 
     // Probes: each schema alone, so a failure names its own file and pointer.
@@ -205,11 +213,44 @@ pub(crate) fn generate(
 
     // The whole set under mangled names: the names typify will derive, without collisions.
     let mangled_names: Vec<String> = (0..classes.len()).map(mangled).collect();
-    let probe = plan
-        .convert(&mangled_names, &fallback)
-        .map_err(|message| vec![set_problem(&message)])?;
-    let predicted = probe.named_types();
-    plan.resolve_collisions(&probe, &predicted, &tool_pascal, &mut names, &mut warnings)?;
+    let mut predicted;
+    loop {
+        let probe = plan
+            .convert(&mangled_names, &fallback)
+            .map_err(|message| vec![set_problem(&message)])?;
+        predicted = probe.named_types();
+        let mut trial_names = names.clone();
+        let mut trial_warnings = Vec::new();
+        match plan.resolve_collisions(
+            &probe,
+            &predicted,
+            &tool_pascal,
+            &mut trial_names,
+            &mut trial_warnings,
+        ) {
+            Ok(()) => {
+                names = trial_names;
+                warnings.extend(trial_warnings);
+                break;
+            }
+            // With the opt-in, a schema that cannot get a unique name becomes a Value instead.
+            Err((problems, Some(c))) if options.fallback_to_value && !fallback.contains(&c) => {
+                let member = &members[classes[c].first()];
+                fallback.insert(c);
+                warnings.push(Problem {
+                    tool: Some(member.tool),
+                    pointer: member.pointer.clone(),
+                    code: "fallback-to-value",
+                    message: format!(
+                        "`{}` cannot become a Rust type ({}); using serde_json::Value",
+                        names[c], problems[0].message
+                    ),
+                    help: None,
+                });
+            }
+            Err((problems, _)) => return Err(problems),
+        }
+    }
 
     let real = plan
         .convert(&names, &fallback)
@@ -310,6 +351,8 @@ struct Slot {
 fn collect_members(
     tools: &[ToolSchemas<'_>],
     tool_pascal: &[String],
+    fallback: bool,
+    warnings: &mut Vec<Problem>,
 ) -> Result<(Vec<Member>, Vec<Slot>), Vec<Problem>> {
     let mut members = Vec::new();
     let mut slots = Vec::new();
@@ -318,6 +361,19 @@ fn collect_members(
         for (kind, schema) in [(Kind::Input, Some(tool.input)), (Kind::Output, tool.output)] {
             let Some(schema) = schema else { continue };
             let base = kind.pointer();
+            // `true` and `false` are schemas too: the same as `{}` and `{"not": {}}`.
+            let boolean;
+            let schema = match schema {
+                Value::Bool(true) => {
+                    boolean = json!({});
+                    &boolean
+                }
+                Value::Bool(false) => {
+                    boolean = json!({ "not": {} });
+                    &boolean
+                }
+                other => other,
+            };
             let Value::Object(object) = schema else {
                 problems.push(Problem {
                     tool: Some(t),
@@ -328,6 +384,8 @@ fn collect_members(
                 });
                 continue;
             };
+            let hoisted = hoist_refs(object);
+            let object = &hoisted;
             let root_name = match (kind, object.get("title").and_then(Value::as_str)) {
                 (Kind::Output, Some(title)) => pascal(title),
                 _ => format!("{}{}", tool_pascal[t], kind.label()),
@@ -380,6 +438,13 @@ fn collect_members(
                         content: String::new(),
                     });
                 }
+            }
+            for member in &mut members[root..] {
+                drop_opaque_nots(&mut member.schema);
+                if fallback {
+                    degrade_unsupported(member, &defs, t, warnings);
+                }
+                untyped(member, t, fallback, warnings, &mut problems);
             }
             for member in &mut members[root..] {
                 let mut refs = Vec::new();
@@ -443,6 +508,420 @@ fn collect_members(
         Ok((members, slots))
     } else {
         Err(problems)
+    }
+}
+
+/// Makes every local reference a `#/$defs/<name>` reference, which is all typify resolves: a
+/// reference to the root (`#`, or the root's own `$id`), to a JSON pointer elsewhere
+/// (`#/properties/a`, `#/$defs/A/items`) or to an `$anchor` (`#node`) gets a copy of its target
+/// in `$defs` under a new name, and is pointed there. Copies are made until no such reference
+/// is left (a copy may contain references too; each target is copied once, so recursion ends).
+/// Only the schema the generator converts changes; the served schema is as written.
+fn hoist_refs(root: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+    let original = Value::Object(root.clone());
+    let id = root.get("$id").and_then(Value::as_str).map(str::to_string);
+    let mut anchors: BTreeMap<String, String> = BTreeMap::new();
+    for_each_subschema(&original, "", false, &mut |object, pointer| {
+        if let Some(Value::String(anchor)) = object.get("$anchor") {
+            anchors
+                .entry(anchor.clone())
+                .or_insert_with(|| pointer.to_string());
+        }
+    });
+    // The JSON pointer a local reference points at, unless it already names a definition.
+    let target = |reference: &str| -> Option<String> {
+        let reference = match &id {
+            Some(id) if reference.starts_with(id.as_str()) => &reference[id.len()..],
+            _ => reference,
+        };
+        let fragment = reference.strip_prefix('#')?;
+        if fragment.is_empty() {
+            return Some(String::new());
+        }
+        if let Some(pointer) = fragment.strip_prefix('/') {
+            let is_def = ["$defs/", "definitions/"].iter().any(|d| {
+                pointer
+                    .strip_prefix(d)
+                    .is_some_and(|key| !key.is_empty() && !key.contains('/'))
+            });
+            return (!is_def).then(|| format!("/{pointer}"));
+        }
+        anchors.get(fragment).cloned()
+    };
+    // An anchor on a definition's root is that definition.
+    let def_of = |pointer: &str| -> Option<String> {
+        ["/$defs/", "/definitions/"].iter().find_map(|d| {
+            let key = pointer.strip_prefix(d)?;
+            (!key.is_empty() && !key.contains('/')).then(|| format!("#{pointer}"))
+        })
+    };
+    let anchored_defs = |schema: &mut Value| {
+        for_each_ref_mut(schema, false, &mut |reference| {
+            if let Some(anchored) = reference
+                .strip_prefix('#')
+                .and_then(|a| anchors.get(a))
+                .and_then(|p| def_of(p))
+            {
+                *reference = anchored;
+            }
+        });
+    };
+    let mut schema = original.clone();
+    let mut copies: BTreeMap<String, String> = BTreeMap::new();
+    let mut taken: BTreeSet<String> = ["$defs", "definitions"]
+        .iter()
+        .filter_map(|k| root.get(*k).and_then(Value::as_object))
+        .flat_map(|defs| defs.keys().cloned())
+        .collect();
+    for _ in 0..64 {
+        anchored_defs(&mut schema);
+        let mut pending: Vec<String> = Vec::new();
+        for_each_ref_mut(&mut schema, false, &mut |reference| {
+            if let Some(pointer) = target(reference)
+                && !copies.contains_key(&pointer)
+                && !pending.contains(&pointer)
+            {
+                pending.push(pointer);
+            }
+        });
+        if pending.is_empty() {
+            break;
+        }
+        for pointer in pending {
+            let found = if pointer.is_empty() {
+                let mut whole = root.clone();
+                for keyword in ["$defs", "definitions", "$schema", "$id", "title"] {
+                    whole.shift_remove(keyword);
+                }
+                Some(Value::Object(whole))
+            } else {
+                original
+                    .pointer(
+                        &pointer
+                            .split('/')
+                            .map(decode_segment)
+                            .map(|s| escape(&s))
+                            .collect::<Vec<_>>()
+                            .join("/"),
+                    )
+                    .cloned()
+            };
+            // A dangling reference stays as it is and is reported (or degraded) later.
+            let Some(found) = found else { continue };
+            let base = pointer
+                .rsplit('/')
+                .map(decode_segment)
+                .find(|s| !s.is_empty() && s.parse::<usize>().is_err() && !is_keyword(s))
+                .unwrap_or_else(|| "Root".into());
+            let base = pascal(&base);
+            let base = if base.is_empty() {
+                "Ref".to_string()
+            } else {
+                base
+            };
+            let name = std::iter::once(base.clone())
+                .chain((2..).map(|n| format!("{base}{n}")))
+                .find(|n| !taken.contains(n))
+                .expect("an unbounded list has a free name");
+            taken.insert(name.clone());
+            if let Value::Object(object) = &mut schema {
+                let defs = object
+                    .entry("$defs")
+                    .or_insert_with(|| Value::Object(serde_json::Map::new()));
+                if let Value::Object(defs) = defs {
+                    defs.insert(name.clone(), found);
+                }
+            }
+            copies.insert(pointer, name);
+        }
+        for_each_ref_mut(&mut schema, false, &mut |reference| {
+            if let Some(name) = target(reference).and_then(|p| copies.get(&p)) {
+                *reference = format!("#/$defs/{}", escape(name));
+            }
+        });
+    }
+    match schema {
+        Value::Object(object) => object,
+        _ => root.clone(),
+    }
+}
+
+/// Keywords that hold subschemas, which make poor type names.
+fn is_keyword(segment: &str) -> bool {
+    matches!(
+        segment,
+        "properties"
+            | "items"
+            | "additionalProperties"
+            | "patternProperties"
+            | "allOf"
+            | "anyOf"
+            | "oneOf"
+            | "not"
+            | "$defs"
+            | "definitions"
+            | "prefixItems"
+            | "contains"
+    )
+}
+
+/// Keywords the generator cannot turn into a type at all (typify does not know them).
+const UNSUPPORTED_KEYWORDS: [&str; 3] = ["prefixItems", "$dynamicRef", "$recursiveRef"];
+
+/// Why the subschema `object` cannot become a type before typify is even asked: an unsupported
+/// keyword or a `$ref` the generator cannot resolve.
+fn unsupported_reason(
+    object: &serde_json::Map<String, Value>,
+    defs: &BTreeMap<String, usize>,
+) -> Option<String> {
+    for keyword in UNSUPPORTED_KEYWORDS {
+        if object.contains_key(keyword) {
+            return Some(format!("the generator does not support `{keyword}`"));
+        }
+    }
+    match object.get("$ref") {
+        None => None,
+        Some(Value::String(reference)) => {
+            resolve(reference, defs).err().map(|(message, _)| message)
+        }
+        Some(_) => Some("`$ref` must be a string".into()),
+    }
+}
+
+/// With `fallback_to_value`: replaces every subschema of `member` that cannot become a type
+/// (see [`unsupported_reason`]) by `{}`, which typify types as `serde_json::Value`, with a
+/// warning naming its pointer. Validation still enforces the original schema at run time.
+fn degrade_unsupported(
+    member: &mut Member,
+    defs: &BTreeMap<String, usize>,
+    tool: usize,
+    warnings: &mut Vec<Problem>,
+) {
+    let mut found: Vec<(String, String)> = Vec::new();
+    for_each_subschema(
+        &member.schema,
+        &member.pointer,
+        true,
+        &mut |object, pointer| {
+            let nested = found
+                .iter()
+                .any(|(at, _)| pointer.starts_with(&format!("{at}/")));
+            if !nested && let Some(reason) = unsupported_reason(object, defs) {
+                found.push((pointer.to_string(), reason));
+            }
+        },
+    );
+    for (pointer, reason) in found {
+        let relative = &pointer[member.pointer.len()..];
+        if let Some(target) = member.schema.pointer_mut(relative) {
+            // Keep what documents the schema; drop everything typify would read.
+            let mut replacement = serde_json::Map::new();
+            if let Some(value) = target.get("description") {
+                replacement.insert("description".into(), value.clone());
+            }
+            *target = Value::Object(replacement);
+        }
+        warnings.push(Problem {
+            tool: Some(tool),
+            pointer,
+            code: "fallback-to-value",
+            message: format!(
+                "this schema cannot become a Rust type ({reason}); it is serde_json::Value, \
+                 validated against the schema at run time"
+            ),
+            help: None,
+        });
+    }
+}
+
+/// Subschemas whose keywords would make typify pick one kind of value where the schema allows
+/// every kind (see [`untyped_subschemas`]): with `fallback`, either a typed value of that kind or
+/// any other kind of value (see [`other_than`]), or `serde_json::Value`, with a warning;
+/// otherwise an error, since the type would reject valid values.
+fn untyped(
+    member: &mut Member,
+    tool: usize,
+    fallback: bool,
+    warnings: &mut Vec<Problem>,
+    problems: &mut Vec<Problem>,
+) {
+    // A tool's input root is an object by the contract rules; definitions start untyped.
+    let found = untyped_subschemas(&member.schema, &member.pointer, false, true);
+    if !fallback {
+        for (pointer, message) in found {
+            problems.push(Problem {
+                tool: Some(tool),
+                pointer,
+                code: "untyped-schema",
+                message,
+                help: Some(
+                    "say what the schema means (e.g. add `\"type\": \"object\"`), or opt in \
+                     to `Builder::fallback_to_value(true)` to use serde_json::Value here"
+                        .into(),
+                ),
+            });
+        }
+        return;
+    }
+    // Per pointer: the kind it can be typed as, or `None` for `serde_json::Value`.
+    let mut plan: Vec<(String, String, Option<&'static str>)> = Vec::new();
+    for (pointer, message) in found {
+        let relative = &pointer[member.pointer.len()..];
+        let kind = member.schema.pointer(relative).and_then(other_than);
+        match plan.iter_mut().find(|(p, _, _)| *p == pointer) {
+            // A second reason (an open `anyOf`, `$ref` beside `properties`): a plain Value.
+            Some(entry) => entry.2 = None,
+            None => plan.push((pointer, message, kind)),
+        }
+    }
+    let degraded: Vec<String> = plan
+        .iter()
+        .filter(|(_, _, kind)| kind.is_none())
+        .map(|(p, _, _)| p.clone())
+        .collect();
+    let inside = |pointer: &str, outer: &str| pointer.starts_with(&format!("{outer}/"));
+    plan.retain(|(pointer, _, kind)| {
+        kind.is_none() && !degraded.iter().any(|d| inside(pointer, d))
+            || kind.is_some() && !degraded.iter().any(|d| d == pointer || inside(pointer, d))
+    });
+    // Innermost first, so rewriting an outer schema does not move the pointers inside it.
+    plan.sort_by_key(|(pointer, _, _)| std::cmp::Reverse(pointer.matches('/').count()));
+    for (pointer, message, kind) in plan {
+        let relative = &pointer[member.pointer.len()..];
+        let Some(target) = member.schema.pointer_mut(relative) else {
+            continue;
+        };
+        let mut replacement = serde_json::Map::new();
+        if let Some(value) = target.get("description") {
+            replacement.insert("description".into(), value.clone());
+        }
+        let message = match kind {
+            None => format!("{message}; it is serde_json::Value, validated at run time"),
+            Some(kind) => {
+                let Value::Object(mut typed) = std::mem::take(target) else {
+                    unreachable!("other_than accepts objects only")
+                };
+                typed.shift_remove("description");
+                typed.shift_remove("title");
+                typed.insert("type".into(), json!(kind));
+                if kind == "object"
+                    && typed
+                        .get("additionalProperties")
+                        .is_none_or(|a| *a == json!(true))
+                {
+                    // typify drops unknown members for `true` (or none) but keeps them in a
+                    // flattened map for the equivalent `{}`.
+                    typed.insert("additionalProperties".into(), json!({}));
+                }
+                replacement.insert("oneOf".into(), json!([typed, { OTHER_THAN_MARKER: kind }]));
+                format!(
+                    "{message}; it is a Rust type for {kind} values or, for any other kind of \
+                     value, serde_json::Value, validated at run time"
+                )
+            }
+        };
+        *target = Value::Object(replacement);
+        warnings.push(Problem {
+            tool: Some(tool),
+            pointer,
+            code: "fallback-to-value",
+            message,
+            help: None,
+        });
+    }
+}
+
+/// Marks the "any value but one kind" branch [`untyped`] adds; [`Plan::settings`] maps it to
+/// the runtime's `NotObject`, `NotArray` or `NotString`.
+const OTHER_THAN_MARKER: &str = "x-schemcp-other-than";
+
+/// The runtime types for "any JSON value but `kind`".
+const OTHER_THAN: [(&str, &str); 3] = [
+    ("object", "::schemcp_runtime::__private::NotObject"),
+    ("array", "::schemcp_runtime::__private::NotArray"),
+    ("string", "::schemcp_runtime::__private::NotString"),
+];
+
+/// The kind an untyped schema can be typed as exactly for values of that kind, if any: its
+/// keywords are all of one kind, and the typed part holds every valid value of that kind
+/// faithfully. typify ignores `minItems`, `minProperties` and the like (the type accepts more,
+/// validation enforces them); an object without `additionalProperties` keeps unknown members in
+/// a map (see [`untyped`]). Not typed: `patternProperties` and `unevaluated*` (typify would
+/// drop or reject members), `uniqueItems` (it may reorder or deduplicate), `format` (it parses
+/// some formats into types that reject or rewrite strings the schema allows).
+fn other_than(target: &Value) -> Option<&'static str> {
+    const NEUTRAL: [&str; 4] = ["description", "title", "$comment", "examples"];
+    const OBJECT: [&str; 5] = [
+        "properties",
+        "required",
+        "additionalProperties",
+        "minProperties",
+        "maxProperties",
+    ];
+    const ARRAY: [&str; 6] = [
+        "items",
+        "minItems",
+        "maxItems",
+        "contains",
+        "minContains",
+        "maxContains",
+    ];
+    const STRING: [&str; 3] = ["minLength", "maxLength", "pattern"];
+    let Value::Object(object) = target else {
+        return None;
+    };
+    let only = |allowed: &[&str]| {
+        object
+            .keys()
+            .all(|k| NEUTRAL.contains(&k.as_str()) || allowed.contains(&k.as_str()))
+    };
+    // Member names become field names; two that sanitize alike (`foo"bar`, `foo\nbar`) would
+    // not compile, so only plain names are typed.
+    let plain = |name: &str| {
+        !name.is_empty()
+            && name != "extra"
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let names_plain = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(|p| p.keys().all(|k| plain(k)))
+        && object
+            .get("required")
+            .and_then(Value::as_array)
+            .is_none_or(|r| r.iter().all(|k| k.as_str().is_some_and(plain)));
+    // typify skips an optional member when it is `null` (`Option<Value>`), an empty array or an
+    // empty map, which would drop members of valid values: optional members must be scalars.
+    let required: Vec<&str> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let optional_scalars = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(|p| {
+            p.iter().all(|(name, schema)| {
+                required.contains(&name.as_str())
+                    || *schema == Value::Bool(false)
+                    || schema
+                        .get("type")
+                        .and_then(Value::as_str)
+                        .is_some_and(|t| ["string", "integer", "number", "boolean"].contains(&t))
+            })
+        });
+    if only(&OBJECT)
+        && OBJECT.iter().any(|k| object.contains_key(*k))
+        && names_plain
+        && optional_scalars
+    {
+        Some("object")
+    } else if only(&ARRAY) && object.contains_key("items") {
+        Some("array")
+    } else if only(&STRING) && STRING.iter().any(|k| object.contains_key(*k)) {
+        Some("string")
+    } else {
+        None
     }
 }
 
@@ -615,6 +1094,13 @@ impl Plan<'_> {
         let mut settings = TypeSpaceSettings::default();
         // Sorted keys keep structured results stable from call to call.
         settings.with_map_type("::std::collections::BTreeMap");
+        for (kind, type_name) in OTHER_THAN {
+            let mut marker = schemars::schema::SchemaObject::default();
+            marker
+                .extensions
+                .insert(OTHER_THAN_MARKER.into(), json!(kind));
+            settings.with_conversion(marker, type_name, std::iter::empty());
+        }
         for derive in &self.options.derives {
             settings.with_derive(derive.clone());
         }
@@ -685,7 +1171,7 @@ impl Plan<'_> {
         tool_pascal: &[String],
         names: &mut [String],
         warnings: &mut Vec<Problem>,
-    ) -> Result<(), Vec<Problem>> {
+    ) -> Result<(), (Vec<Problem>, Option<usize>)> {
         #[derive(Clone, Copy, PartialEq)]
         enum Source {
             /// The class's own type, or its alias.
@@ -705,6 +1191,7 @@ impl Plan<'_> {
                     .is_some_and(|t| t.name() != mangled(c))
             })
             .collect();
+        let mut last_victim = None;
         for _ in 0..1000 {
             let mut by_name: BTreeMap<String, Vec<Source>> = BTreeMap::new();
             for name in predicted_mangled {
@@ -743,19 +1230,22 @@ impl Plan<'_> {
                 let at = parents
                     .first()
                     .map(|&c| &self.members[self.classes[c].first()]);
-                return Err(vec![Problem {
-                    tool: at.map(|m| m.tool),
-                    pointer: at.map(|m| m.pointer.clone()).unwrap_or_default(),
-                    code: "type-name-collision",
-                    message: format!(
-                        "two different schemas here would both become the Rust type `{name}`"
-                    ),
-                    help: Some(
-                        "rename one of the properties or titles involved, or move the schema \
-                         into `$defs`"
-                            .into(),
-                    ),
-                }]);
+                return Err((
+                    vec![Problem {
+                        tool: at.map(|m| m.tool),
+                        pointer: at.map(|m| m.pointer.clone()).unwrap_or_default(),
+                        code: "type-name-collision",
+                        message: format!(
+                            "two different schemas here would both become the Rust type `{name}`"
+                        ),
+                        help: Some(
+                            "rename one of the properties or titles involved, or move the schema \
+                             into `$defs`"
+                                .into(),
+                        ),
+                    }],
+                    parents.first().copied(),
+                ));
             };
             let taken: BTreeSet<String> = by_name
                 .keys()
@@ -773,8 +1263,30 @@ impl Plan<'_> {
             };
             warnings.push(self.rename_note(victim, &renamed, &why));
             names[victim] = renamed;
+            last_victim = Some(victim);
         }
-        Err(vec![set_problem("could not find unique type names")])
+        // Renaming did not help: typify names something inside the schema after the schema
+        // itself (e.g. `{"enum": [6, null]}` is `Option<T>` around a `T` of the same name).
+        let Some(victim) = last_victim else {
+            return Err((vec![set_problem("could not find unique type names")], None));
+        };
+        let member = &self.members[self.classes[victim].first()];
+        Err((
+            vec![Problem {
+                tool: Some(member.tool),
+                pointer: member.pointer.clone(),
+                code: "type-name-collision",
+                message: "no unique Rust type name can be found for this schema: typify names a \
+                          type inside it after the schema itself"
+                    .into(),
+                help: Some(
+                    "give the schema (or the nested one) a `title`, or opt in to \
+                     `Builder::fallback_to_value(true)`"
+                        .into(),
+                ),
+            }],
+            Some(victim),
+        ))
     }
 
     /// The schema typify converts for class `c`, with references renamed to `names`.
@@ -833,8 +1345,8 @@ impl Plan<'_> {
             guarded(|| space.add_type_with_name(&schema, Some(names[c].clone())))?;
         }
         // Rendering can panic too (typify finalizes lazily in places).
-        guarded(|| Ok(space.to_stream()))?;
-        Ok(())
+        let tokens = guarded(|| Ok(space.to_stream()))?;
+        unique_members(&tokens)
     }
 
     /// Converts every class in one space under `names`; classes in `fallback` become
@@ -869,6 +1381,64 @@ impl Plan<'_> {
         guarded(|| Ok(space.to_stream()))?;
         Ok(Converted { space, ids })
     }
+}
+
+/// typify turns property names into field names by case conversion, so distinct properties
+/// (`foo\nbar`, `foo bar`, `foo_bar`) can become the same field, which does not compile. Finds
+/// such a struct (or enum) in typify's output.
+fn unique_members(tokens: &TokenStream) -> Result<(), String> {
+    let Ok(file) = syn::parse2::<syn::File>(tokens.clone()) else {
+        return Err("typify produced Rust that does not parse".into());
+    };
+    // The JSON name of a field or variant: its `#[serde(rename = "...")]`, or its identifier.
+    fn json_name(attrs: &[syn::Attribute], ident: &syn::Ident) -> String {
+        let mut name = ident.to_string().trim_start_matches("r#").to_string();
+        for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+            let _ = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") {
+                    let value: syn::LitStr = meta.value()?.parse()?;
+                    name = value.value();
+                } else if meta.input.peek(syn::Token![=]) {
+                    let _: syn::Expr = meta.value()?.parse()?;
+                }
+                Ok(())
+            });
+        }
+        name
+    }
+    for item in &file.items {
+        let (kind, owner, members): (&str, &syn::Ident, Vec<(String, String)>) = match item {
+            syn::Item::Struct(s) => (
+                "field",
+                &s.ident,
+                s.fields
+                    .iter()
+                    .filter_map(|f| {
+                        let ident = f.ident.as_ref()?;
+                        Some((ident.to_string(), json_name(&f.attrs, ident)))
+                    })
+                    .collect(),
+            ),
+            syn::Item::Enum(e) => (
+                "variant",
+                &e.ident,
+                e.variants
+                    .iter()
+                    .map(|v| (v.ident.to_string(), json_name(&v.attrs, &v.ident)))
+                    .collect(),
+            ),
+            _ => continue,
+        };
+        let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
+        for (ident, json) in &members {
+            if let Some(other) = seen.insert(ident, json) {
+                return Err(format!(
+                    "`{other}` and `{json}` would both become the Rust {kind} `{ident}` of `{owner}`"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 thread_local! {

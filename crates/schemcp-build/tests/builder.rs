@@ -115,7 +115,7 @@ fn typify_panics_become_diagnostics_with_file_pointer_line_and_column() {
 }
 
 #[test]
-fn a_reference_outside_defs_names_the_ref() {
+fn a_reference_outside_defs_is_hoisted_into_a_definition() {
     let text = r##"{
   "name": "pointy",
   "inputSchema": {
@@ -127,14 +127,23 @@ fn a_reference_outside_defs_names_the_ref() {
   }
 }
 "##;
-    let diagnostics = failure("properties-ref", &[("pointy.json", text)]);
-    let d = &diagnostics.0[0];
-    assert!(d.file.ends_with("pointy.json"), "{diagnostics}");
-    assert_eq!(
-        (d.code, d.pointer.as_str()),
-        ("unsupported-ref", "/inputSchema/properties/b/$ref")
+    let dir = scratch("properties-ref");
+    std::fs::write(dir.join("pointy.json"), text).unwrap();
+    let generated = Builder::new().schemas_dir(&dir).generate().unwrap();
+    assert!(generated.warnings.is_empty(), "{:?}", generated.warnings);
+    let code = squash(&generated.files[0].1);
+    // The target is copied into `$defs` under its last segment's name; the served schema is as
+    // written.
+    assert!(
+        code.contains("pubstructA(pub::std::string::String);"),
+        "{code}"
     );
-    assert_eq!(d.line, Some(7), "{diagnostics}");
+    assert!(code.contains("pubb:::std::option::Option<A>,"), "{code}");
+    assert!(
+        generated.files[1]
+            .1
+            .contains("\"$ref\": \"#/properties/a\"")
+    );
 }
 
 #[test]

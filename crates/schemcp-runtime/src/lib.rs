@@ -100,6 +100,56 @@ pub mod __private {
 
     use crate::ToolError;
 
+    macro_rules! other_than {
+        ($(#[$doc:meta])* $name:ident, $is:ident, $kind:literal) => {
+            $(#[$doc])*
+            #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+            #[serde(transparent)]
+            pub struct $name(pub serde_json::Value);
+
+            impl<'de> serde::Deserialize<'de> for $name {
+                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    let value = serde_json::Value::deserialize(deserializer)?;
+                    if value.$is() {
+                        return Err(serde::de::Error::custom(concat!(
+                            "expected any JSON value but ",
+                            $kind
+                        )));
+                    }
+                    Ok(Self(value))
+                }
+            }
+        };
+    }
+
+    other_than!(
+        /// Any JSON value but an object: what a schema with object keywords (`properties`,
+        /// ...) and no `type` accepts besides objects. Generated code pairs it with the typed
+        /// object in an untagged enum.
+        ///
+        /// ```
+        /// use schemcp_runtime::__private::{NotObject, serde_json::{self, json}};
+        /// let twelve: NotObject = serde_json::from_value(json!(12)).unwrap();
+        /// assert_eq!(serde_json::to_value(&twelve).unwrap(), json!(12));
+        /// assert!(serde_json::from_value::<NotObject>(json!({ "a": 1 })).is_err());
+        /// ```
+        NotObject,
+        is_object,
+        "an object"
+    );
+    other_than!(
+        /// Any JSON value but an array (see [`NotObject`]).
+        NotArray,
+        is_array,
+        "an array"
+    );
+    other_than!(
+        /// Any JSON value but a string (see [`NotObject`]).
+        NotString,
+        is_string,
+        "a string"
+    );
+
     /// Deserializes validated arguments into the tool's input type. The schema already
     /// accepted them, so a failure means the type is stricter than the schema; the message
     /// names the field serde reports.
@@ -112,10 +162,69 @@ pub mod __private {
     ///     .unwrap();
     /// assert!(error.to_string().contains("days"), "{error}");
     /// ```
+    ///
+    /// JSON Schema counts `1.0` as an integer and as equal to `1`, while serde's integer types
+    /// reject it: when the arguments do not deserialize as sent, every number with a zero
+    /// fractional part is written as an integer and they are tried once more. The typed value
+    /// then equals what was sent (as JSON Schema compares numbers), only written differently.
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize)]
+    /// struct Input { days: u8, scale: f64 }
+    /// let input: Input = schemcp_runtime::__private::decode_arguments(
+    ///     serde_json::json!({ "days": 3.0, "scale": 2.0 }),
+    /// )
+    /// .unwrap();
+    /// assert_eq!((input.days, input.scale), (3, 2.0));
+    /// let error = schemcp_runtime::__private::decode_arguments::<Input>(
+    ///     serde_json::json!({ "days": 3.5, "scale": 2.0 }),
+    /// )
+    /// .err()
+    /// .unwrap();
+    /// assert!(error.to_string().contains("3.5"), "{error}");
+    /// ```
     pub fn decode_arguments<T: serde::de::DeserializeOwned>(
-        arguments: serde_json::Value,
+        mut arguments: serde_json::Value,
     ) -> Result<T, ToolError> {
-        serde_json::from_value(arguments)
-            .map_err(|error| ToolError::invalid_arguments(error.to_string()))
+        let error = match T::deserialize(&arguments) {
+            Ok(value) => return Ok(value),
+            Err(error) => error,
+        };
+        if integral_floats_to_integers(&mut arguments)
+            && let Ok(value) = T::deserialize(&arguments)
+        {
+            return Ok(value);
+        }
+        Err(ToolError::invalid_arguments(error.to_string()))
+    }
+
+    /// Rewrites every float with a zero fractional part that fits an `i64` or a `u64` as that
+    /// integer; `true` when something changed.
+    fn integral_floats_to_integers(value: &mut serde_json::Value) -> bool {
+        use serde_json::Value;
+        match value {
+            Value::Number(n) => {
+                let Some(f) = n.as_f64().filter(|f| n.is_f64() && f.fract() == 0.0) else {
+                    return false;
+                };
+                // `as` saturates, so the round trip through f64 checks the range exactly.
+                let integer = if f < 0.0 && (f as i64) as f64 == f {
+                    serde_json::Number::from(f as i64)
+                } else if f >= 0.0 && (f as u64) as f64 == f && f < 18446744073709551616.0 {
+                    serde_json::Number::from(f as u64)
+                } else {
+                    return false;
+                };
+                *n = integer;
+                true
+            }
+            Value::Array(items) => items.iter_mut().fold(false, |changed, item| {
+                integral_floats_to_integers(item) | changed
+            }),
+            Value::Object(members) => members.values_mut().fold(false, |changed, member| {
+                integral_floats_to_integers(member) | changed
+            }),
+            _ => false,
+        }
     }
 }

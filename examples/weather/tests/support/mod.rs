@@ -176,58 +176,11 @@ impl Drop for StdioSession {
     }
 }
 
-/// A server process serving Streamable HTTP on a free loopback port.
-pub struct HttpServer {
-    child: Child,
-    pub addr: String,
-}
-
-impl HttpServer {
-    /// Starts `program` with `--http 127.0.0.1:0` and reads the bound address from the first
-    /// stderr line that says `listening on http://ADDR/mcp`.
-    pub fn start(program: &str) -> Self {
-        let mut child = Command::new(program)
-            .args(["--http", "127.0.0.1:0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {program}: {e}"));
-        let stderr = child.stderr.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let mut sent = false;
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                if !sent && let Some(at) = line.find("listening on http://") {
-                    let rest = &line[at + "listening on http://".len()..];
-                    let addr = rest.split('/').next().unwrap().to_string();
-                    let _ = tx.send(addr);
-                    sent = true;
-                }
-            }
-        });
-        let addr = rx
-            .recv_timeout(TIMEOUT)
-            .expect("server never said where it listens");
-        HttpServer { child, addr }
-    }
-
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
-    pub fn wait(&mut self) -> std::process::ExitStatus {
-        self.child.wait().unwrap()
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+// Starting and stopping a server on a free loopback port is shared with every example's tests.
+#[path = "../../../../tests/interop/harness.rs"]
+pub mod harness;
+#[allow(unused_imports)] // not every test binary starts an HTTP server
+pub use harness::HttpServer;
 
 /// One HTTP/1.1 exchange: the status, the headers (lower-cased names) and the body.
 pub struct HttpResponse {

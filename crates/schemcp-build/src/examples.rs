@@ -1,0 +1,172 @@
+//! `examples` in contracts are documentation other languages read, so they must not lie: every
+//! example of every input and output (sub)schema must validate against that schema, with the
+//! validator the runtime uses. A failing example is a build error naming the file and pointer.
+//!
+//! `default` is an annotation: JSON Schema does not require it to validate (the official test
+//! suite checks that an invalid one is ignored). Generated types fill a missing member in with
+//! its `default`, though, so a `default` that does not validate (or cannot be checked) is a
+//! warning naming the file and pointer, and the types are generated as if it were not there:
+//! the member stays optional and is never filled in with the invalid value.
+
+use serde_json::{Map, Value, json};
+
+use crate::schema::{escape, for_each_subschema};
+use crate::types::{Kind, Problem, ToolSchemas};
+
+/// What [`check`] found.
+#[derive(Default)]
+pub(crate) struct Checked {
+    /// Examples that do not validate: build errors.
+    pub errors: Vec<Problem>,
+    /// Defaults that do not validate: warnings.
+    pub warnings: Vec<Problem>,
+    /// `(tool, kind, pointer of the subschema inside that schema)` of each such default, to
+    /// leave out of the types.
+    pub ignored_defaults: Vec<(usize, Kind, String)>,
+}
+
+/// Every example and every `default` that does not validate against its schema.
+pub(crate) fn check(tools: &[ToolSchemas<'_>]) -> Checked {
+    let mut checked = Checked::default();
+    for (t, tool) in tools.iter().enumerate() {
+        for (kind, schema) in [(Kind::Input, Some(tool.input)), (Kind::Output, tool.output)] {
+            let Some(Value::Object(root)) = schema else {
+                continue;
+            };
+            let base = kind.pointer();
+            // `(schema pointer, [(keyword pointer suffix, value)])`
+            let mut sites: Vec<(String, Vec<(String, Value)>)> = Vec::new();
+            for_each_subschema(schema.unwrap(), "", false, &mut |object, pointer| {
+                let mut values = Vec::new();
+                if let Some(Value::Array(examples)) = object.get("examples") {
+                    for (i, example) in examples.iter().enumerate() {
+                        values.push((format!("examples/{i}"), example.clone()));
+                    }
+                }
+                // A default a type fills in must be valid too, or the typed value is not.
+                if let Some(default) = object.get("default") {
+                    values.push(("default".into(), default.clone()));
+                }
+                if !values.is_empty() {
+                    sites.push((pointer.to_string(), values));
+                }
+            });
+            for (pointer, examples) in sites {
+                let at = format!("{base}{pointer}");
+                let only_default = examples.iter().all(|(suffix, _)| suffix == "default");
+                let validator = match jsonschema::validator_for(&document(root, &pointer)) {
+                    Ok(validator) => validator,
+                    Err(error) if only_default => {
+                        checked.warnings.push(Problem {
+                            tool: Some(t),
+                            pointer: format!("{at}/default"),
+                            code: "invalid-default",
+                            message: format!(
+                                "the default cannot be checked: the schema does not compile \
+                                 ({error}); the generated type does not fill it in"
+                            ),
+                            help: None,
+                        });
+                        checked.ignored_defaults.push((t, kind, pointer.clone()));
+                        continue;
+                    }
+                    Err(error) => {
+                        checked.errors.push(Problem {
+                            tool: Some(t),
+                            pointer: at,
+                            code: "invalid-example",
+                            message: format!(
+                                "the examples of this schema cannot be checked: the schema does \
+                                 not compile ({error})"
+                            ),
+                            help: None,
+                        });
+                        continue;
+                    }
+                };
+                for (suffix, example) in &examples {
+                    if let Some(error) = validator.iter_errors(example).next() {
+                        let inside = error.instance_path().to_string();
+                        let inside = if inside.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" at `{inside}`")
+                        };
+                        let Some(i) = suffix.strip_prefix("examples/") else {
+                            checked.warnings.push(Problem {
+                                tool: Some(t),
+                                pointer: format!("{at}/{suffix}"),
+                                code: "invalid-default",
+                                message: format!(
+                                    "the default does not validate against its schema{inside}: \
+                                     {error}; the generated type does not fill it in"
+                                ),
+                                help: Some(
+                                    "clients may still show the default: fix it or the schema"
+                                        .into(),
+                                ),
+                            });
+                            checked.ignored_defaults.push((t, kind, pointer.clone()));
+                            continue;
+                        };
+                        let what = format!("example {i}");
+                        checked.errors.push(Problem {
+                            tool: Some(t),
+                            pointer: format!("{at}/{suffix}"),
+                            code: "invalid-example",
+                            message: format!(
+                                "{what} does not validate against its schema{inside}: {error}"
+                            ),
+                            help: Some(
+                                "examples are read by clients in every language: fix the \
+                                 example or the schema"
+                                    .into(),
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    checked
+}
+
+/// A document that validates against the subschema at `pointer` of `root`, with `root`'s
+/// definitions in place so `#/$defs/...` references inside it still resolve.
+fn document(root: &Map<String, Value>, pointer: &str) -> Value {
+    if pointer.is_empty() {
+        return Value::Object(root.clone());
+    }
+    let for_defs = ["/$defs/", "/definitions/"]
+        .iter()
+        .any(|p| pointer.starts_with(p));
+    let mut doc = Map::new();
+    if let Some(dialect) = root.get("$schema") {
+        doc.insert("$schema".into(), dialect.clone());
+    }
+    for keyword in ["$defs", "definitions"] {
+        if let Some(defs) = root.get(keyword) {
+            doc.insert(keyword.into(), defs.clone());
+        }
+    }
+    if for_defs {
+        doc.insert("$ref".into(), json!(format!("#{pointer}")));
+    } else {
+        let mut body = root.clone();
+        for keyword in ["$defs", "definitions", "$schema"] {
+            body.shift_remove(keyword);
+        }
+        let key = "__schemcp_root";
+        let defs = doc
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(defs) = defs {
+            defs.insert(key.into(), Value::Object(body));
+        }
+        doc.insert(
+            "$ref".into(),
+            json!(format!("#/$defs/{}{pointer}", escape(key))),
+        );
+    }
+    Value::Object(doc)
+}

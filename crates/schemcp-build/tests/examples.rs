@@ -1,0 +1,168 @@
+//! `examples` (and `default`s, which generated types fill in) are checked at build time against
+//! their schema: a failing example is a build error naming the file and the pointer, a failing
+//! default a warning (the type then ignores it).
+
+use std::path::PathBuf;
+
+use schemcp_build::{Builder, Error};
+
+/// Writes `tool` as `get_weather.json` into a fresh folder and generates from it, as `build.rs`
+/// would; diagnostics come back one per line, with the folder shown as `schemas`.
+fn check(tool: &str) -> Result<(), String> {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("schemcp-examples-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("get_weather.json"), tool).unwrap();
+    let result = match Builder::new().schemas_dir(&dir).generate() {
+        Ok(_) => Ok(()),
+        Err(Error::Schemas(d)) => Err(d.one_line().replace(&dir.display().to_string(), "schemas")),
+        Err(other) => Err(other.to_string()),
+    };
+    std::fs::remove_dir_all(&dir).unwrap();
+    result
+}
+
+#[test]
+fn valid_examples_pass() {
+    check(
+        r##"{
+  "inputSchema": {
+    "type": "object",
+    "properties": { "city": { "type": "string", "minLength": 2, "examples": ["London"] } },
+    "required": ["city"],
+    "examples": [{ "city": "Paris" }]
+  },
+  "outputSchema": {
+    "type": "object",
+    "properties": { "days": { "$ref": "#/$defs/Days", "examples": [3] } },
+    "$defs": { "Days": { "type": "integer", "minimum": 1, "default": 1, "examples": [7] } }
+  }
+}"##,
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_lying_example_is_a_build_error_naming_file_line_and_pointer() {
+    let error = check(
+        r##"{
+  "inputSchema": {
+    "type": "object",
+    "properties": { "city": { "type": "string", "minLength": 2, "examples": ["London", "X"] } },
+    "required": ["city"]
+  }
+}"##,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error,
+        "schemas/get_weather.json:4:88: error[invalid-example]: example 1 does not validate against its schema: \"X\" is shorter than 2 characters (at /inputSchema/properties/city/examples/1)\n"
+    );
+}
+
+#[test]
+fn examples_are_checked_through_references_and_in_definitions() {
+    let error = check(
+        r##"{
+  "inputSchema": {
+    "type": "object",
+    "properties": { "when": { "$ref": "#/$defs/Day", "examples": [{ "day": 0 }] } },
+    "$defs": { "Day": { "type": "object", "properties": { "day": { "type": "integer", "minimum": 1 } }, "examples": [{ "day": 2 }, { "day": "x" }] } }
+  }
+}"##,
+    )
+    .unwrap_err();
+    let lines: Vec<&str> = error.lines().collect();
+    assert_eq!(lines.len(), 2, "{error}");
+    assert!(
+        lines[0].contains("(at /inputSchema/properties/when/examples/0)")
+            && lines[0].contains("at `/day`: 0 is less than the minimum of 1"),
+        "{error}"
+    );
+    assert!(
+        lines[1].contains("(at /inputSchema/$defs/Day/examples/1)")
+            && lines[1].contains("example 1 does not validate"),
+        "{error}"
+    );
+}
+
+/// Generates from `tool` as [`check`] does, but returns the code, the catalog and the warnings.
+fn generate(tool: &str) -> (String, String, String) {
+    let dir: PathBuf = std::env::temp_dir().join(format!(
+        "schemcp-examples-{}-{}",
+        std::process::id(),
+        tool.len()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("get_weather.json"), tool).unwrap();
+    let generated = Builder::new().schemas_dir(&dir).generate().unwrap();
+    let warnings: String = generated
+        .warnings
+        .iter()
+        .map(|w| w.one_line().replace(&dir.display().to_string(), "schemas"))
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    (
+        generated.files[0].1.clone(),
+        generated.files[1].1.clone(),
+        warnings,
+    )
+}
+
+/// `default` is an annotation (the JSON-Schema-Test-Suite checks that an invalid one is
+/// ignored), so it is a warning; but the generated type must never fill the invalid value in.
+#[test]
+fn a_default_that_does_not_validate_is_a_warning_and_is_never_filled_in() {
+    let tool = |default: u32| {
+        format!(
+            r##"{{
+  "inputSchema": {{
+    "type": "object",
+    "properties": {{ "days": {{ "type": "integer", "maximum": 3, "default": {default} }} }}
+  }}
+}}"##
+        )
+    };
+    let (code, catalog, warnings) = generate(&tool(5));
+    assert_eq!(
+        warnings,
+        "schemas/get_weather.json:4:64: warning[invalid-default]: the default does not validate against its schema: 5 is greater than the maximum of 3; the generated type does not fill it in (at /inputSchema/properties/days/default)"
+    );
+    assert!(
+        code.contains("pub days: ::std::option::Option<i64>"),
+        "{code}"
+    );
+    assert!(!code.contains("serde(default = "), "{code}");
+    // The catalog still serves the schema as written.
+    assert!(catalog.contains(r#""default": 5"#), "{catalog}");
+    // A default that validates is filled in.
+    let (valid, _, warnings) = generate(&tool(2));
+    assert_eq!(warnings, "");
+    assert!(valid.contains("serde(default = "), "{valid}");
+}
+
+/// Writes the generated code for `tests/fixtures/examples` into `tests/golden/examples`, which
+/// `tests/examples_round_trip.rs` compiles and runs; the generated `#[test]` is turned into a
+/// plain function there so the lossy example's failure can be asserted.
+#[test]
+fn examples_golden() {
+    let generated = Builder::new()
+        .schemas_dir(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/examples"
+        ))
+        .generate()
+        .unwrap();
+    let (_, code) = &generated.files[0];
+    let (_, catalog) = &generated.files[1];
+    assert!(
+        code.contains("fn examples_round_trip_through_the_generated_types()"),
+        "{code}"
+    );
+    let callable = code.replace("    #[test]\n", "    #[allow(dead_code)]\n");
+    assert_ne!(&callable, code);
+    expectorate::assert_contents("tests/golden/examples/schemcp_tools.rs", &callable);
+    expectorate::assert_contents("tests/golden/examples/tools.json", catalog);
+}

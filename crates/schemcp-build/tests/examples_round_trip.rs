@@ -1,0 +1,26 @@
+//! The generated examples check (golden `tests/golden/examples`, written by
+//! `tests/examples.rs`): every root example of `tests/fixtures/examples` deserializes into its
+//! generated type and serializes back unchanged, except the one the type cannot hold, which is
+//! reported with its tool and pointer.
+
+// Only the examples check is used here; the trait and the server glue are not.
+#[allow(dead_code)]
+mod tools {
+    include!("golden/examples/schemcp_tools.rs");
+}
+
+#[test]
+fn a_lossy_example_is_reported_and_the_others_round_trip() {
+    let result = std::panic::catch_unwind(tools::schemcp_examples::check_examples);
+    let payload = result.expect_err("the lossy example must fail the check");
+    let message = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        message.starts_with(
+            "tool `lossy` /inputSchema/examples/1: the example does not round-trip through the generated type"
+        ),
+        "{message}"
+    );
+}

@@ -1,0 +1,182 @@
+//! The generator's rules against silent loss, on single schemas: what it cannot type is an
+//! error naming the pointer, or, with `fallback_to_value(true)`, `serde_json::Value` with a
+//! warning naming each pointer; never a panic, never code that does not compile.
+
+use schemcp_build::Builder;
+use serde_json::{Map, Value, json};
+
+fn tool(output: Value) -> Map<String, Value> {
+    json!({ "name": "t", "inputSchema": { "type": "object" }, "outputSchema": output })
+        .as_object()
+        .unwrap()
+        .clone()
+}
+
+fn strict(output: Value) -> Result<(String, Vec<String>), Vec<String>> {
+    Builder::new()
+        .generate_unchecked("t", &tool(output))
+        .map(|(files, warnings)| (files[0].1.clone(), warnings))
+}
+
+fn lenient(output: Value) -> (String, Vec<String>) {
+    Builder::new()
+        .fallback_to_value(true)
+        .generate_unchecked("t", &tool(output))
+        .map(|(files, warnings)| (files[0].1.clone(), warnings))
+        .unwrap_or_else(|e| panic!("refused: {e:?}"))
+}
+
+#[test]
+fn untyped_keywords_are_an_error_or_an_explicit_value() {
+    // `{"properties": ...}` without `type` also accepts 12; an inferred struct would not.
+    let schema = json!({
+        "type": "object",
+        "properties": { "a": { "properties": { "b": { "type": "string" } } } }
+    });
+    let errors = strict(schema.clone()).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with(
+            "/outputSchema/properties/a [untyped-schema] this schema uses `properties`"
+        ),
+        "{errors:?}"
+    );
+    let (code, warnings) = lenient(schema);
+    assert_eq!(
+        warnings.len(),
+        1,
+        "only the untyped part degrades: {warnings:?}"
+    );
+    assert!(
+        warnings[0].starts_with("/outputSchema/properties/a [fallback-to-value]"),
+        "{warnings:?}"
+    );
+    assert!(code.contains("serde_json::Value"), "{code}");
+    // A type on the schema it is combined with is enough.
+    strict(json!({ "type": "string", "allOf": [{ "maxLength": 2 }] })).unwrap();
+    // typify makes `anyOf` a struct of optional parts: a branch without a type is refused.
+    let errors = strict(json!({ "anyOf": [{ "type": "integer" }, { "minimum": 2 }] })).unwrap_err();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("/outputSchema [untyped-schema] this `anyOf`")),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn properties_that_become_the_same_field_are_reported_not_miscompiled() {
+    let schema = json!({
+        "type": "object",
+        "properties": { "foo\nbar": { "type": "number" }, "foo\"bar": { "type": "number" } }
+    });
+    let errors = strict(schema.clone()).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("/outputSchema [unsupported-schema]"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[0].contains("would both become the Rust field `foo_bar`"),
+        "{errors:?}"
+    );
+    let (_, warnings) = lenient(schema);
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("/outputSchema [fallback-to-value]")),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn unsupported_keywords_degrade_only_their_own_subschema() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "pair": { "type": "array", "prefixItems": [{ "type": "integer" }] },
+            "name": { "type": "string" }
+        },
+        "required": ["pair", "name"]
+    });
+    let errors = strict(schema.clone()).unwrap_err();
+    assert!(
+        errors[0].starts_with("/outputSchema/properties/pair/prefixItems [unsupported-schema]"),
+        "{errors:?}"
+    );
+    let (code, warnings) = lenient(schema);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("/outputSchema/properties/pair [fallback-to-value]")
+            && warnings[0].contains("`prefixItems`"),
+        "{warnings:?}"
+    );
+    // The rest keeps its type.
+    assert!(code.contains("pub name: ::std::string::String"), "{code}");
+    assert!(
+        code.contains("pub pair: ::schemcp_runtime::__private::serde_json::Value"),
+        "{code}"
+    );
+}
+
+#[test]
+fn boolean_schemas_are_schemas() {
+    let (code, warnings) = strict(json!(true)).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(code.contains("serde_json::Value"), "{code}");
+    // `false` accepts nothing; it still generates code (validation rejects every value).
+    let (code, _) = strict(json!(false)).unwrap();
+    assert!(code.contains("fn t("), "{code}");
+}
+
+#[test]
+fn a_schema_without_a_unique_name_is_reported_at_its_pointer() {
+    // typify makes `Option<T>` around a `T` named like the schema itself.
+    let errors = strict(json!({ "enum": [6, null] })).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("/outputSchema [type-name-collision]"),
+        "{errors:?}"
+    );
+    let (code, warnings) = lenient(json!({ "enum": [6, null] }));
+    assert!(
+        warnings[0].starts_with("/outputSchema [fallback-to-value]"),
+        "{warnings:?}"
+    );
+    assert!(code.contains("serde_json::Value"), "{code}");
+}
+
+#[test]
+fn pointer_root_and_anchor_references_are_hoisted_into_definitions() {
+    // typify resolves only `#/$defs/<name>`; the generator copies other local targets there.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": {
+            "a": { "type": "string", "minLength": 1 },
+            "b": { "$ref": "#/properties/a" },
+            "c": { "$ref": "#item" },
+            "children": { "type": "array", "items": { "$ref": "#" } }
+        },
+        "required": ["a"],
+        "$defs": { "X": { "$anchor": "item", "type": "integer" } }
+    }))
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(code.contains("pub b: ::std::option::Option<A>"), "{code}");
+    assert!(code.contains("pub c: ::std::option::Option<X>"), "{code}");
+    assert!(
+        !code.contains("X2"),
+        "an anchored definition is not copied: {code}"
+    );
+    assert!(
+        code.contains("pub children: ::std::vec::Vec<Root>"),
+        "{code}"
+    );
+    // A reference that names nothing is still refused at its pointer.
+    let errors = strict(json!({ "type": "object", "properties": { "b": { "$ref": "#/nope" } } }))
+        .unwrap_err();
+    assert!(
+        errors[0].starts_with("/outputSchema/properties/b/$ref [unsupported-ref]"),
+        "{errors:?}"
+    );
+}

@@ -1,0 +1,1308 @@
+//! The fidelity harness: schemcp's generator, and plain typify 0.8 as the baseline, measured on
+//! the official JSON-Schema-Test-Suite (`tests/draft2020-12`).
+//!
+//! For every test group (one schema, several instances) it generates Rust types for the schema
+//! as a tool's input and as a tool's output (with `Builder::fallback_to_value(true)`, so what
+//! cannot be typed is degraded to `serde_json::Value` with a warning naming each pointer), and
+//! the plain typify baseline (`add_root_schema`, a root `title` injected, panics caught). It
+//! writes all of them into one generated crate, compiles it once (a module that does not compile
+//! is recorded as such and left out), and runs every instance through it:
+//!
+//! - valid instances: the pipeline the runtime ships (validate with `jsonschema::validator_for`,
+//!   deserialize into the type, serialize, validate the result again) must accept the instance,
+//!   and the result should equal it;
+//! - invalid instances: does the type alone reject it (type strictness), and does the full
+//!   pipeline (with validation) reject it.
+//!
+//! [`run`] returns every measurement; [`render`] turns them into `docs/fidelity.md`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{Context, Result, bail};
+use serde_json::{Map, Value, json};
+
+/// Where things are.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The suite's `tests/draft2020-12` folder.
+    pub suite: PathBuf,
+    /// A scratch folder for the generated crate and its target dir.
+    pub work: PathBuf,
+    /// The repository root (for `crates/schemcp-runtime` and `Cargo.lock`).
+    pub repo: PathBuf,
+}
+
+/// One instance of a test group.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    pub description: String,
+    pub data: Value,
+    pub valid: bool,
+}
+
+/// One test group: a schema and its instances.
+#[derive(Debug, Clone)]
+pub struct Group {
+    pub file: String,
+    pub index: usize,
+    pub description: String,
+    pub schema: Value,
+    pub tests: Vec<Instance>,
+}
+
+/// Which generator, and for which side of a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Side {
+    /// schemcp, the schema as `inputSchema`.
+    Input,
+    /// schemcp, the schema as `outputSchema`.
+    Output,
+    /// plain typify 0.8.
+    Baseline,
+}
+
+impl Side {
+    pub const ALL: [Side; 3] = [Side::Input, Side::Output, Side::Baseline];
+    fn tag(self) -> &'static str {
+        match self {
+            Side::Input => "in",
+            Side::Output => "out",
+            Side::Baseline => "typify",
+        }
+    }
+}
+
+/// What generation gave for one group and side.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Generation {
+    /// A type, nothing degraded.
+    Typed,
+    /// A type with the named pointers as `serde_json::Value` (warnings).
+    Degraded(Vec<String>),
+    /// No type, with the diagnostics.
+    Refused(Vec<String>),
+    /// The generator panicked (caught here): must never happen for schemcp.
+    Panicked(String),
+    /// Baseline only: typify returned no type without an error (no root title).
+    NoType,
+    /// The generated module failed to compile (first error).
+    Uncompilable(String),
+}
+
+impl Generation {
+    fn has_type(&self) -> bool {
+        matches!(self, Generation::Typed | Generation::Degraded(_))
+    }
+}
+
+/// The outcome of one instance on one side.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    /// The runtime's validator accepts the instance (`None`: the schema does not compile).
+    pub validator: Option<bool>,
+    /// Deserializing into the type succeeded (`None`: there is no type).
+    pub deserialized: Option<bool>,
+    /// The re-serialized value, when deserializing succeeded.
+    pub reserialized: Option<Value>,
+    /// The re-serialized value validates.
+    pub revalidated: Option<bool>,
+    /// Error text from the driver.
+    pub error: Option<String>,
+}
+
+/// Measurements for one group.
+#[derive(Debug, Clone)]
+pub struct GroupResult {
+    pub group: Group,
+    pub generation: BTreeMap<Side, Generation>,
+    /// Baseline without the injected title: did typify return a type at all?
+    pub baseline_untitled_typed: bool,
+    /// Per side, per instance.
+    pub outcomes: BTreeMap<Side, Vec<Outcome>>,
+}
+
+/// Reads every `*.json` of the suite folder (not `optional/`), sorted by file name.
+pub fn read_suite(dir: &Path) -> Result<Vec<Group>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading the suite folder {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut groups = Vec::new();
+    for path in files {
+        let file = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path)?;
+        let list: Vec<Value> =
+            serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+        for (index, group) in list.into_iter().enumerate() {
+            let tests = group["tests"]
+                .as_array()
+                .context("a group without tests")?
+                .iter()
+                .map(|t| Instance {
+                    description: t["description"].as_str().unwrap_or_default().to_string(),
+                    data: t["data"].clone(),
+                    valid: t["valid"].as_bool().unwrap_or(false),
+                })
+                .collect();
+            groups.push(Group {
+                file: file.clone(),
+                index,
+                description: group["description"].as_str().unwrap_or_default().into(),
+                schema: group["schema"].clone(),
+                tests,
+            });
+        }
+    }
+    if groups.is_empty() {
+        bail!("no test groups in {}", dir.display());
+    }
+    Ok(groups)
+}
+
+/// A generated module: its code and the type to measure.
+struct Module {
+    id: String,
+    code: String,
+    catalog: Option<String>,
+}
+
+thread_local! {
+    static LAST_PANIC: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    message
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(160)
+        .collect()
+}
+
+/// schemcp's generator on `schema` as one side of a tool named `t`.
+fn generate_ours(schema: &Value, side: Side, id: &str) -> (Generation, Option<Module>) {
+    let mut tool = Map::new();
+    tool.insert("name".into(), json!("t"));
+    match side {
+        Side::Input => {
+            tool.insert("inputSchema".into(), schema.clone());
+        }
+        _ => {
+            tool.insert("inputSchema".into(), json!({ "type": "object" }));
+            tool.insert("outputSchema".into(), schema.clone());
+        }
+    }
+    let builder = schemcp_build::Builder::new().fallback_to_value(true);
+    let result = panic::catch_unwind(AssertUnwindSafe(|| builder.generate_unchecked("t", &tool)));
+    let (files, warnings) = match result {
+        Err(payload) => return (Generation::Panicked(panic_message(&*payload)), None),
+        Ok(Err(problems)) => return (Generation::Refused(problems), None),
+        Ok(Ok(generated)) => generated,
+    };
+    let code = &files[0].1;
+    let ty = match method_types(code) {
+        Ok((input, output)) => match side {
+            Side::Input => input,
+            _ => output,
+        },
+        Err(e) => return (Generation::Uncompilable(format!("harness: {e}")), None),
+    };
+    let degraded: Vec<String> = warnings
+        .iter()
+        .filter(|w| w.contains("[fallback-to-value]"))
+        .cloned()
+        .collect();
+    let generation = if degraded.is_empty() {
+        Generation::Typed
+    } else {
+        Generation::Degraded(degraded)
+    };
+    let code = format!("{code}\npub type MeasuredType = {ty};\n");
+    let module = Module {
+        id: id.into(),
+        code,
+        catalog: Some(files[1].1.clone()),
+    };
+    (generation, Some(module))
+}
+
+/// The input and output types of the generated trait's method `t`.
+fn method_types(code: &str) -> Result<(String, String)> {
+    use quote::ToTokens;
+    let file = syn::parse_file(code)?;
+    for item in &file.items {
+        let syn::Item::Trait(item) = item else {
+            continue;
+        };
+        for member in &item.items {
+            let syn::TraitItem::Fn(f) = member else {
+                continue;
+            };
+            let input = f
+                .sig
+                .inputs
+                .iter()
+                .nth(1)
+                .and_then(|arg| match arg {
+                    syn::FnArg::Typed(t) => Some(t.ty.to_token_stream().to_string()),
+                    _ => None,
+                })
+                .context("no input argument")?;
+            let syn::ReturnType::Type(_, ret) = &f.sig.output else {
+                bail!("no return type")
+            };
+            let output = result_ok_type(ret).context("cannot find the output type")?;
+            return Ok((input, output));
+        }
+    }
+    bail!("no trait method in the generated code")
+}
+
+/// `T` of `impl Future<Output = Result<T, E>>`.
+fn result_ok_type(ty: &syn::Type) -> Option<String> {
+    use quote::ToTokens;
+    let syn::Type::ImplTrait(imp) = ty else {
+        return None;
+    };
+    for bound in &imp.bounds {
+        let syn::TypeParamBound::Trait(t) = bound else {
+            continue;
+        };
+        let last = t.path.segments.last()?;
+        if last.ident != "Future" {
+            continue;
+        }
+        let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+            continue;
+        };
+        for arg in &args.args {
+            let syn::GenericArgument::AssocType(assoc) = arg else {
+                continue;
+            };
+            let syn::Type::Path(result) = &assoc.ty else {
+                continue;
+            };
+            let seg = result.path.segments.last()?;
+            let syn::PathArguments::AngleBracketed(inner) = &seg.arguments else {
+                continue;
+            };
+            if let Some(syn::GenericArgument::Type(ok)) = inner.args.first() {
+                return Some(ok.to_token_stream().to_string());
+            }
+        }
+    }
+    None
+}
+
+/// Plain typify 0.8: the schema as a root schema (with `title: "Root"` injected when the root is
+/// an object without one), default settings, panics caught.
+fn generate_baseline(schema: &Value, id: &str) -> (Generation, Option<Module>, bool) {
+    let untitled = panic::catch_unwind(|| {
+        let root: schemars::schema::RootSchema = serde_json::from_value(schema.clone()).ok()?;
+        let mut space = typify::TypeSpace::new(&typify::TypeSpaceSettings::default());
+        let id = space.add_root_schema(root).ok()?;
+        (id.is_some() || space.iter_types().next().is_some()).then_some(())
+    })
+    .ok()
+    .flatten()
+    .is_some();
+    let mut titled = schema.clone();
+    if let Value::Object(o) = &mut titled
+        && !o.contains_key("title")
+    {
+        o.insert("title".into(), json!("Root"));
+    }
+    let root: schemars::schema::RootSchema = match serde_json::from_value(titled) {
+        Ok(root) => root,
+        Err(e) => {
+            return (
+                Generation::Refused(vec![format!("schemars: {e}")]),
+                None,
+                untitled,
+            );
+        }
+    };
+    let result = panic::catch_unwind(AssertUnwindSafe(|| {
+        let mut space = typify::TypeSpace::new(&typify::TypeSpaceSettings::default());
+        let id = space.add_root_schema(root)?;
+        let code = space.to_stream();
+        let ty = match id {
+            Some(id) => Some(space.get_type(&id)?.ident().to_string()),
+            None => None,
+        };
+        Ok::<_, typify::Error>((code.to_string(), ty))
+    }));
+    match result {
+        Err(payload) => (
+            Generation::Panicked(panic_message(&*payload)),
+            None,
+            untitled,
+        ),
+        Ok(Err(e)) => (
+            Generation::Refused(vec![format!("typify: {e}")]),
+            None,
+            untitled,
+        ),
+        Ok(Ok((_, None))) => (Generation::NoType, None, untitled),
+        Ok(Ok((code, Some(ty)))) => (
+            Generation::Typed,
+            Some(Module {
+                id: id.into(),
+                code: format!("{code}\npub type MeasuredType = {ty};\n"),
+                catalog: None,
+            }),
+            untitled,
+        ),
+    }
+}
+
+fn module_id(g: usize, side: Side) -> String {
+    format!("g{g:03}_{}", side.tag())
+}
+
+/// Runs the whole measurement.
+pub fn run(options: &Options) -> Result<Vec<GroupResult>> {
+    let groups = read_suite(&options.suite)?;
+    // typify's panics are measured, not printed.
+    let previous = panic::take_hook();
+    panic::set_hook(Box::new(|_| {}));
+    let mut results = Vec::new();
+    let mut modules = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        let mut generation = BTreeMap::new();
+        let mut untitled = false;
+        for side in Side::ALL {
+            let id = module_id(g, side);
+            let (gen_, module) = match side {
+                Side::Baseline => {
+                    let (gen_, module, typed) = generate_baseline(&group.schema, &id);
+                    untitled = typed;
+                    (gen_, module)
+                }
+                _ => generate_ours(&group.schema, side, &id),
+            };
+            generation.insert(side, gen_);
+            modules.extend(module);
+        }
+        results.push(GroupResult {
+            group: group.clone(),
+            generation,
+            baseline_untitled_typed: untitled,
+            outcomes: BTreeMap::new(),
+        });
+    }
+    panic::set_hook(previous);
+
+    let failed = build_crate(options, &modules)?;
+    for result in &mut results {
+        let g = results_index(&result.group, &groups);
+        for side in Side::ALL {
+            if let Some(error) = failed.get(&module_id(g, side)) {
+                result
+                    .generation
+                    .insert(side, Generation::Uncompilable(error.clone()));
+            }
+        }
+    }
+    let compiled: Vec<String> = modules
+        .iter()
+        .map(|m| m.id.clone())
+        .filter(|id| !failed.contains_key(id))
+        .collect();
+
+    // One driver run for every (module, instance).
+    let mut jobs = Vec::new();
+    let mut job_of = BTreeMap::new();
+    for (g, result) in results.iter().enumerate() {
+        for side in Side::ALL {
+            let id = module_id(g, side);
+            if !compiled.contains(&id) {
+                continue;
+            }
+            for (i, test) in result.group.tests.iter().enumerate() {
+                job_of.insert((g, side, i), jobs.len());
+                jobs.push(json!([id, test.data]));
+            }
+        }
+    }
+    let answers = drive(options, &jobs)?;
+
+    for (g, result) in results.iter_mut().enumerate() {
+        let validator = jsonschema::validator_for(&result.group.schema).ok();
+        for side in Side::ALL {
+            let mut outcomes = Vec::new();
+            for (i, test) in result.group.tests.iter().enumerate() {
+                let mut outcome = Outcome {
+                    validator: validator.as_ref().map(|v| v.is_valid(&test.data)),
+                    ..Outcome::default()
+                };
+                if let Some(&job) = job_of.get(&(g, side, i)) {
+                    let answer = &answers[job];
+                    match answer.get("ok") {
+                        Some(value) => {
+                            outcome.deserialized = Some(true);
+                            outcome.revalidated = validator.as_ref().map(|v| v.is_valid(value));
+                            outcome.reserialized = Some(value.clone());
+                        }
+                        None => {
+                            outcome.deserialized = Some(false);
+                            outcome.error = answer["err"].as_str().map(str::to_string);
+                        }
+                    }
+                }
+                outcomes.push(outcome);
+            }
+            result.outcomes.insert(side, outcomes);
+        }
+    }
+    Ok(results)
+}
+
+fn results_index(group: &Group, groups: &[Group]) -> usize {
+    groups
+        .iter()
+        .position(|g| g.file == group.file && g.index == group.index)
+        .expect("a group of the suite")
+}
+
+fn cargo_env(options: &Options, command: &mut Command) {
+    command
+        .env("CARGO_TARGET_DIR", options.work.join("target"))
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_RUSTFLAGS")
+        .env_remove("CARGO_MAKEFLAGS")
+        .env_remove("RUSTC_WRAPPER")
+        .env_remove("RUSTC_WORKSPACE_WRAPPER");
+}
+
+/// Writes the generated crate and builds it; modules that fail are left out and rebuilt without,
+/// up to a few rounds. Returns the failed modules with their first error.
+fn build_crate(options: &Options, modules: &[Module]) -> Result<BTreeMap<String, String>> {
+    let dir = options.work.join("cases");
+    let src = dir.join("src");
+    if src.exists() {
+        std::fs::remove_dir_all(&src)?;
+    }
+    std::fs::create_dir_all(src.join("cases"))?;
+    let runtime = options.repo.join("crates/schemcp-runtime");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            r#"[package]
+name = "fidelity-cases"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[workspace]
+
+[dependencies]
+schemcp-runtime = {{ path = {runtime:?} }}
+serde = {{ version = "1", features = ["derive"] }}
+serde_json = {{ version = "1", features = ["preserve_order"] }}
+regress = "0.12"
+chrono = {{ version = "0.4", default-features = false, features = ["serde"] }}
+uuid = {{ version = "1", default-features = false, features = ["serde"] }}
+
+[profile.dev]
+debug = 0
+"#,
+            runtime = runtime.display().to_string()
+        ),
+    )?;
+    let lock = dir.join("Cargo.lock");
+    if !lock.exists() {
+        std::fs::copy(options.repo.join("Cargo.lock"), &lock)?;
+    }
+    for module in modules {
+        let here = src.join("cases").join(&module.id);
+        std::fs::create_dir_all(&here)?;
+        std::fs::write(here.join("mod.rs"), &module.code)?;
+        if let Some(catalog) = &module.catalog {
+            std::fs::write(here.join("tools.json"), catalog)?;
+        }
+    }
+    let mut failed: BTreeMap<String, String> = BTreeMap::new();
+    for _round in 0..6 {
+        let included: Vec<&Module> = modules
+            .iter()
+            .filter(|m| !failed.contains_key(&m.id))
+            .collect();
+        std::fs::write(src.join("main.rs"), driver_source(&included))?;
+        let mut command = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+        command
+            .args(["build", "--message-format=json", "--quiet"])
+            .current_dir(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        cargo_env(options, &mut command);
+        let output = command.output().context("running cargo build")?;
+        if output.status.success() {
+            return Ok(failed);
+        }
+        let mut new_failures = 0;
+        let mut other = Vec::new();
+        for line in output.stdout.lines() {
+            let line = line?;
+            let Ok(message) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if message["reason"] != "compiler-message" || message["message"]["level"] != "error" {
+                continue;
+            }
+            let text = message["message"]["message"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            let files: BTreeSet<String> = message["message"]["spans"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|s| s["file_name"].as_str())
+                .filter_map(|f| f.strip_prefix("src/cases/"))
+                .filter_map(|f| f.split('/').next())
+                .map(str::to_string)
+                .collect();
+            if files.is_empty() {
+                other.push(text);
+                continue;
+            }
+            for id in files {
+                if let std::collections::btree_map::Entry::Vacant(entry) = failed.entry(id) {
+                    entry.insert(text.clone());
+                    new_failures += 1;
+                }
+            }
+        }
+        if new_failures == 0 {
+            bail!(
+                "the generated crate in {} does not build, and not because of one module:\n{}\n{}",
+                dir.display(),
+                other.join("\n"),
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+    }
+    bail!("the generated crate still does not build after 6 rounds")
+}
+
+fn driver_source(modules: &[&Module]) -> String {
+    let mut out =
+        String::from("// @generated by schemcp-fidelity\n#![allow(warnings)]\n\nmod cases {\n");
+    for m in modules {
+        out.push_str(&format!("    pub mod {};\n", m.id));
+    }
+    out.push_str("}\n\n");
+    out.push_str(
+        r#"use serde_json::Value;
+
+/// schemcp: deserialized as the runtime decodes arguments (which also takes `1.0` for an integer).
+fn round_trip<T: serde::de::DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, String> {
+    let typed: T = schemcp_runtime::__private::decode_arguments(value.clone()).map_err(|e| e.to_string())?;
+    serde_json::to_value(&typed).map_err(|e| format!("serialize: {e}"))
+}
+
+/// The typify baseline: the type alone, with plain serde_json.
+fn round_trip_plain<T: serde::de::DeserializeOwned + serde::Serialize>(value: &Value) -> Result<Value, String> {
+    let typed: T = serde_json::from_value(value.clone()).map_err(|e| e.to_string())?;
+    serde_json::to_value(&typed).map_err(|e| format!("serialize: {e}"))
+}
+
+static CASES: &[(&str, fn(&Value) -> Result<Value, String>)] = &[
+"#,
+    );
+    for m in modules {
+        out.push_str(&format!(
+            "    ({:?}, {}::<cases::{}::MeasuredType>),\n",
+            m.id,
+            if m.id.ends_with(Side::Baseline.tag()) {
+                "round_trip_plain"
+            } else {
+                "round_trip"
+            },
+            m.id
+        ));
+    }
+    out.push_str(
+        r#"];
+
+fn main() {
+    std::panic::set_hook(Box::new(|_| {}));
+    let jobs: Vec<(String, Value)> = serde_json::from_reader(std::io::stdin().lock()).expect("jobs");
+    let mut out = Vec::new();
+    for (id, value) in jobs {
+        let f = CASES.iter().find(|(name, _)| *name == id).expect("a compiled case").1;
+        let answer = match std::panic::catch_unwind(|| f(&value)) {
+            Ok(Ok(v)) => serde_json::json!({ "ok": v }),
+            Ok(Err(e)) => serde_json::json!({ "err": e }),
+            Err(_) => serde_json::json!({ "err": "panicked" }),
+        };
+        out.push(answer);
+    }
+    serde_json::to_writer(std::io::stdout().lock(), &out).expect("stdout");
+}
+"#,
+    );
+    out
+}
+
+/// Runs the built driver on every job.
+fn drive(options: &Options, jobs: &[Value]) -> Result<Vec<Value>> {
+    let exe = options.work.join("target/debug/fidelity-cases");
+    let mut child = Command::new(&exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("running {}", exe.display()))?;
+    let input = serde_json::to_vec(jobs)?;
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output()?;
+    writer.join().expect("writer thread")?;
+    if !output.status.success() {
+        bail!("the driver failed: {}", output.status);
+    }
+    let answers: Vec<Value> = serde_json::from_slice(&output.stdout)?;
+    if answers.len() != jobs.len() {
+        bail!(
+            "the driver answered {} of {} jobs",
+            answers.len(),
+            jobs.len()
+        );
+    }
+    Ok(answers)
+}
+
+/// Equal as JSON Schema defines equality: numbers by value (`1` equals `1.0`), objects
+/// regardless of member order.
+pub fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(p), Some(q), _, _) => p == q,
+                (_, _, Some(p), Some(q)) => p == q,
+                _ => x.as_f64() == y.as_f64(),
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_equal(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Why a round trip is not faithful, in a few words.
+pub fn difference(original: &Value, back: &Value) -> String {
+    fn walk(a: &Value, b: &Value, at: &str, out: &mut Vec<String>) {
+        match (a, b) {
+            (Value::Object(x), Value::Object(y)) => {
+                for k in x.keys().filter(|k| !y.contains_key(*k)) {
+                    out.push(format!("member dropped at {at}/{k}"));
+                }
+                for k in y.keys().filter(|k| !x.contains_key(*k)) {
+                    out.push(format!("member added at {at}/{k}"));
+                }
+                for (k, v) in x {
+                    if let Some(w) = y.get(k) {
+                        walk(v, w, &format!("{at}/{k}"), out);
+                    }
+                }
+            }
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                for (i, (v, w)) in x.iter().zip(y).enumerate() {
+                    walk(v, w, &format!("{at}/{i}"), out);
+                }
+            }
+            _ if json_equal(a, b) => {}
+            _ => out.push(format!("{at}: {a} became {b}")),
+        }
+    }
+    let mut out = Vec::new();
+    walk(original, back, "", &mut out);
+    if out.is_empty() {
+        if original != back {
+            return "number written differently (equal value)".into();
+        }
+        return "equal".into();
+    }
+    out.join("; ")
+}
+
+/// Counts for one row of the table.
+#[derive(Debug, Default, Clone)]
+pub struct Row {
+    pub groups: usize,
+    pub typed: [usize; 3],
+    pub degraded: [usize; 3],
+    pub refused: [usize; 3],
+    pub panicked: [usize; 3],
+    pub no_type: usize,
+    pub uncompilable: [usize; 3],
+    pub valid: usize,
+    pub valid_remote: usize,
+    /// valid instances accepted, per side (ours: full pipeline; baseline: the type alone).
+    pub accepted: [usize; 3],
+    /// of those, re-serialized equal (JSON Schema equality).
+    pub faithful: [usize; 3],
+    /// of those, byte-for-byte the same JSON value (numbers written the same way).
+    pub exact: [usize; 3],
+    pub invalid: usize,
+    /// invalid instances the type alone rejects.
+    pub strict: [usize; 3],
+    /// of those, the ones rejected by a type that holds every valid instance of its group
+    /// faithfully (so the rejection is not a side effect of a type narrower than the schema).
+    pub strict_sound: [usize; 3],
+    /// invalid instances the full pipeline rejects (ours only; baseline has no pipeline).
+    pub rejected: [usize; 3],
+    pub baseline_untitled_typed: usize,
+}
+
+fn side_index(side: Side) -> usize {
+    match side {
+        Side::Input => 0,
+        Side::Output => 1,
+        Side::Baseline => 2,
+    }
+}
+
+/// Is the valid instance accepted, and faithfully? (`accepted`, `faithful`, `exact`)
+pub fn valid_outcome(side: Side, outcome: &Outcome, data: &Value) -> (bool, bool, bool) {
+    let deserialized = outcome.deserialized == Some(true);
+    let accepted = match side {
+        Side::Baseline => deserialized,
+        Side::Input => {
+            outcome.validator == Some(true) && deserialized && outcome.revalidated == Some(true)
+        }
+        Side::Output => deserialized && outcome.revalidated == Some(true),
+    };
+    let back = outcome.reserialized.as_ref();
+    let faithful = accepted && back.is_some_and(|b| json_equal(data, b));
+    let exact = accepted && back == Some(data);
+    (accepted, faithful, exact)
+}
+
+/// Does the full pipeline reject the invalid instance?
+///
+/// For arguments: they are validated before they are deserialized. For results: a tool returns
+/// a typed value, which is serialized and validated before it leaves; the invalid instance
+/// reaches a client only if the type can hold it (it deserializes and serializes back to the
+/// same JSON) and the validator then accepts it.
+pub fn invalid_rejected(side: Side, outcome: &Outcome, data: &Value) -> bool {
+    match side {
+        Side::Baseline => outcome.deserialized != Some(true),
+        Side::Input => outcome.validator != Some(true),
+        Side::Output => match (&outcome.deserialized, &outcome.reserialized) {
+            (Some(true), Some(back)) if json_equal(back, data) => outcome.revalidated != Some(true),
+            (Some(true), _) => true,
+            // No type: nothing to return it through.
+            _ => true,
+        },
+    }
+}
+
+/// Table rows per suite file, and the total.
+pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
+    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    for result in results {
+        let row = rows.entry(result.group.file.clone()).or_default();
+        row.groups += 1;
+        row.baseline_untitled_typed += usize::from(result.baseline_untitled_typed);
+        let remote = result.group.file == "refRemote";
+        for side in Side::ALL {
+            let s = side_index(side);
+            match &result.generation[&side] {
+                Generation::Typed => row.typed[s] += 1,
+                Generation::Degraded(_) => row.degraded[s] += 1,
+                Generation::Refused(_) => row.refused[s] += 1,
+                Generation::Panicked(_) => row.panicked[s] += 1,
+                Generation::NoType => row.no_type += 1,
+                Generation::Uncompilable(_) => row.uncompilable[s] += 1,
+            }
+            let sound = result.generation[&side].has_type()
+                && result
+                    .group
+                    .tests
+                    .iter()
+                    .zip(&result.outcomes[&side])
+                    .filter(|(test, _)| test.valid)
+                    .all(|(test, outcome)| {
+                        outcome.deserialized == Some(true)
+                            && outcome
+                                .reserialized
+                                .as_ref()
+                                .is_some_and(|back| json_equal(&test.data, back))
+                    });
+            for (test, outcome) in result.group.tests.iter().zip(&result.outcomes[&side]) {
+                if test.valid {
+                    let (accepted, faithful, exact) = valid_outcome(side, outcome, &test.data);
+                    row.accepted[s] += usize::from(accepted);
+                    row.faithful[s] += usize::from(faithful);
+                    row.exact[s] += usize::from(exact);
+                } else {
+                    row.strict[s] += usize::from(
+                        outcome.deserialized == Some(false) || !result.generation[&side].has_type(),
+                    );
+                    row.strict_sound[s] +=
+                        usize::from(sound && outcome.deserialized == Some(false));
+                    row.rejected[s] += usize::from(invalid_rejected(side, outcome, &test.data));
+                }
+            }
+        }
+        for test in &result.group.tests {
+            if test.valid {
+                row.valid += 1;
+                row.valid_remote += usize::from(remote);
+            } else {
+                row.invalid += 1;
+            }
+        }
+    }
+    let mut total = Row::default();
+    for row in rows.values() {
+        total.groups += row.groups;
+        total.no_type += row.no_type;
+        total.valid += row.valid;
+        total.valid_remote += row.valid_remote;
+        total.invalid += row.invalid;
+        total.baseline_untitled_typed += row.baseline_untitled_typed;
+        for s in 0..3 {
+            total.typed[s] += row.typed[s];
+            total.degraded[s] += row.degraded[s];
+            total.refused[s] += row.refused[s];
+            total.panicked[s] += row.panicked[s];
+            total.uncompilable[s] += row.uncompilable[s];
+            total.accepted[s] += row.accepted[s];
+            total.faithful[s] += row.faithful[s];
+            total.exact[s] += row.exact[s];
+            total.strict[s] += row.strict[s];
+            total.strict_sound[s] += row.strict_sound[s];
+            total.rejected[s] += row.rejected[s];
+        }
+    }
+    (rows, total)
+}
+
+/// Every valid instance a side does not accept or does not round-trip faithfully, and every
+/// invalid instance the full pipeline accepts: `(file, group, test, what, why)`.
+pub fn exceptions(results: &[GroupResult], side: Side) -> Vec<[String; 5]> {
+    let mut out = Vec::new();
+    for result in results {
+        for (test, outcome) in result.group.tests.iter().zip(&result.outcomes[&side]) {
+            let row = |what: &str, why: String| {
+                [
+                    result.group.file.clone(),
+                    result.group.description.clone(),
+                    test.description.clone(),
+                    what.to_string(),
+                    why,
+                ]
+            };
+            if test.valid {
+                let (accepted, faithful, _) = valid_outcome(side, outcome, &test.data);
+                if !accepted {
+                    let why = if outcome.validator.is_none() && side != Side::Baseline {
+                        "the schema does not compile in the runtime's validator (network references are never fetched)".to_string()
+                    } else if !result.generation[&side].has_type() {
+                        generation_reason(&result.generation[&side])
+                    } else if outcome.validator == Some(false) && side == Side::Input {
+                        "the runtime's validator rejects this valid instance".into()
+                    } else if let Some(e) = &outcome.error {
+                        format!("the type rejects it: {e}")
+                    } else {
+                        format!(
+                            "re-serialized as {} which does not validate",
+                            outcome
+                                .reserialized
+                                .as_ref()
+                                .map(Value::to_string)
+                                .unwrap_or_default()
+                        )
+                    };
+                    out.push(row("valid, not accepted", why));
+                } else if !faithful {
+                    let back = outcome.reserialized.as_ref().unwrap();
+                    out.push(row("valid, not faithful", difference(&test.data, back)));
+                }
+            } else if !invalid_rejected(side, outcome, &test.data) && side != Side::Baseline {
+                out.push(row(
+                    "invalid, accepted by the full pipeline",
+                    "the runtime's validator accepts it".into(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn generation_reason(generation: &Generation) -> String {
+    match generation {
+        Generation::Refused(d) => format!("refused: {}", d.join("; ")),
+        Generation::Panicked(p) => format!("generator panicked: {p}"),
+        Generation::NoType => "no type".into(),
+        Generation::Uncompilable(e) => format!("generated code does not compile: {e}"),
+        _ => String::new(),
+    }
+}
+
+/// The markdown document.
+pub fn render(results: &[GroupResult], suite_label: &str) -> String {
+    let (rows, total) = rows(results);
+    let mut md = String::new();
+    md.push_str("# Generator fidelity on the JSON-Schema-Test-Suite\n\n");
+    md.push_str(&format!(
+        "<!-- @generated by `cargo run -p schemcp-fidelity` (see the README); do not edit by hand. -->\n\n\
+         Corpus: {suite_label}, every file of `tests/draft2020-12` (not `optional/`): {} files, {} groups, \
+         {} valid and {} invalid instances.\n\n",
+        rows.len(),
+        total.groups,
+        total.valid,
+        total.invalid
+    ));
+    md.push_str(
+        "Each group's schema is generated as a tool's **input** (`inputSchema`) and **output** \
+         (`outputSchema`) by schemcp-build with `fallback_to_value(true)` (what cannot be typed \
+         becomes `serde_json::Value`, with a warning naming each pointer; without that opt-in it \
+         is a build error). The contract loader's lints (object input root, no `$id`, the \
+         dialect) are bypassed, to measure the generator on every schema. The **typify** \
+         baseline is plain typify 0.8 (`add_root_schema`, default settings, a root `title` \
+         injected, panics caught). All generated modules are compiled in one crate.\n\n\
+         - *accepted*: for schemcp, the pipeline the runtime ships (validate with \
+         `jsonschema::validator_for`, deserialize as the runtime decodes arguments, serialize, \
+         validate again) accepts the valid instance; for typify, the type alone deserializes it \
+         (plain `serde_json::from_value`).\n\
+         - *faithful*: the re-serialized value equals the instance (JSON Schema equality: `1` \
+         equals `1.0`); *exact*: the same JSON, numbers written the same way.\n\
+         - *strict*: invalid instances the type alone already rejects (no type counts as \
+         rejecting); *rejected*: invalid instances the full pipeline rejects (for typify there \
+         is no pipeline: the type alone). Arguments are validated before they are \
+         deserialized; a result is a typed value, serialized and then validated, so an invalid \
+         result reaches a client only if the type can hold it exactly and the validator \
+         accepts it.\n\n",
+    );
+    let pct = |n: usize, d: usize| {
+        if d == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1}%", 100.0 * n as f64 / d as f64)
+        }
+    };
+    md.push_str(
+        "## Headline\n\n| | schemcp input | schemcp output | typify 0.8 |\n|---|---|---|---|\n",
+    );
+    let line = |label: &str, f: &dyn Fn(usize) -> String| {
+        format!("| {label} | {} | {} | {} |\n", f(0), f(1), f(2))
+    };
+    md.push_str(&line("groups typed", &|s| total.typed[s].to_string()));
+    md.push_str(&line("groups degraded (explicit `Value` parts)", &|s| {
+        total.degraded[s].to_string()
+    }));
+    md.push_str(&line("groups refused with a diagnostic", &|s| {
+        total.refused[s].to_string()
+    }));
+    md.push_str(&line("generator panics", &|s| {
+        total.panicked[s].to_string()
+    }));
+    md.push_str(&line(
+        "groups whose generated code does not compile",
+        &|s| total.uncompilable[s].to_string(),
+    ));
+    md.push_str(&format!(
+        "| groups typify returns no type for (title injected) | - | - | {} |\n",
+        total.no_type
+    ));
+    md.push_str(&format!(
+        "| groups typify types without an injected title | - | - | {} |\n",
+        total.baseline_untitled_typed
+    ));
+    let outside_remote = total.valid - total.valid_remote;
+    md.push_str(&line(
+        &format!("valid instances accepted (of {})", total.valid),
+        &|s| {
+            format!(
+                "{} ({})",
+                total.accepted[s],
+                pct(total.accepted[s], total.valid)
+            )
+        },
+    ));
+    let remote_accepted = |s: usize| {
+        let remote: usize = rows.get("refRemote").map_or(0, |r| r.accepted[s]);
+        total.accepted[s] - remote
+    };
+    md.push_str(&line(
+        &format!("valid instances accepted outside `refRemote` (of {outside_remote})"),
+        &|s| {
+            format!(
+                "{} ({})",
+                remote_accepted(s),
+                pct(remote_accepted(s), outside_remote)
+            )
+        },
+    ));
+    md.push_str(&line("faithful round trips (of accepted)", &|s| {
+        format!(
+            "{} ({})",
+            total.faithful[s],
+            pct(total.faithful[s], total.accepted[s])
+        )
+    }));
+    md.push_str(&line("exact round trips (of accepted)", &|s| {
+        format!(
+            "{} ({})",
+            total.exact[s],
+            pct(total.exact[s], total.accepted[s])
+        )
+    }));
+    md.push_str(&line(
+        &format!(
+            "invalid instances the type alone rejects (of {})",
+            total.invalid
+        ),
+        &|s| {
+            format!(
+                "{} ({})",
+                total.strict[s],
+                pct(total.strict[s], total.invalid)
+            )
+        },
+    ));
+    md.push_str(&line(
+        &format!(
+            "of those, by a type that holds every valid instance of its group faithfully (of {})",
+            total.invalid
+        ),
+        &|s| {
+            format!(
+                "{} ({})",
+                total.strict_sound[s],
+                pct(total.strict_sound[s], total.invalid)
+            )
+        },
+    ));
+    md.push_str(&line(
+        &format!(
+            "invalid instances the full pipeline rejects (of {})",
+            total.invalid
+        ),
+        &|s| {
+            format!(
+                "{} ({})",
+                total.rejected[s],
+                pct(total.rejected[s], total.invalid)
+            )
+        },
+    ));
+
+    md.push_str(
+        "\n## Per keyword file\n\nGeneration is typed / degraded / refused (+ `P` panics, `C` \
+         not compiling); for typify, typed / error / no type. Each instance cell is \
+         schemcp input · schemcp output · typify.\n\n\
+         | file | groups | gen. input | gen. output | typify | valid | accepted | faithful | invalid | strict | rejected |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for (file, r) in &rows {
+        let gen_ = |s: usize| {
+            let mut cell = format!("{}/{}/{}", r.typed[s], r.degraded[s], r.refused[s]);
+            if r.panicked[s] > 0 {
+                cell.push_str(&format!(" +{}P", r.panicked[s]));
+            }
+            if r.uncompilable[s] > 0 {
+                cell.push_str(&format!(" +{}C", r.uncompilable[s]));
+            }
+            cell
+        };
+        let typify = {
+            let mut cell = format!("{}/{}/{}", r.typed[2], r.refused[2], r.no_type);
+            if r.panicked[2] > 0 {
+                cell.push_str(&format!(" +{}P", r.panicked[2]));
+            }
+            if r.uncompilable[2] > 0 {
+                cell.push_str(&format!(" +{}C", r.uncompilable[2]));
+            }
+            cell
+        };
+        let three = |v: &[usize; 3]| format!("{} · {} · {}", v[0], v[1], v[2]);
+        md.push_str(&format!(
+            "| {file} | {} | {} | {} | {typify} | {} | {} | {} | {} | {} | {} |\n",
+            r.groups,
+            gen_(0),
+            gen_(1),
+            r.valid,
+            three(&r.accepted),
+            three(&r.faithful),
+            r.invalid,
+            three(&r.strict),
+            three(&r.rejected),
+        ));
+    }
+
+    md.push_str(&format!(
+        "\n## Why the remaining exceptions\n\n\
+         Outside `refRemote`, {} (input) and {} (output) of {} valid instances are accepted; \
+         every one left out references another document:\n\n\
+         - **`refRemote`, and `dynamicRef`/`vocabulary` groups that reference other documents** \
+         (`tree.json`, `extendible-dynamic-ref.json`, a custom metaschema at \
+         `http://localhost:1234/...`): references are never fetched (policy). The runtime's \
+         validator is built without retrievers, so these schemas do not compile there, and the \
+         generator refuses network `$ref`s; a contract with one is refused by `schemcp check` \
+         and `build.rs`.\n\n\
+         What used to be exceptions and how each is handled now:\n\n\
+         - **a `default` that violates its own schema** (`default`): `default` is an \
+         annotation, so this is a warning (`invalid-default`, naming file and pointer), and the \
+         generated type leaves that default out: a missing member is never filled in with an \
+         invalid value. An invalid `examples` entry stays a build error.\n\
+         - **`1.0` against `type: integer`, `0.0` against `enum: [0]`**: JSON Schema counts \
+         `1.0` as an integer and as equal to `1`. The runtime decodes arguments as sent and, \
+         only if that fails, once more with every integral float written as an integer, so \
+         `i64` holds `1.0` as `1`: faithful, though not *exact* (it counts in the difference \
+         between the two columns).\n\
+         - **`not` around keywords typify does not read** (`not` collecting annotations for \
+         `unevaluatedProperties`): typify ignored `unevaluatedProperties` there and typed \
+         `not: {{anyOf: [true, ...]}}` as a type with no values. The generator now drops every \
+         `not` typify cannot read exactly (anything but `true`/`false`/`{{}}` and `enum`/`const` \
+         lists) from the schema it types; `not` only ever rejects, so the type accepts more, \
+         never less, and validation enforces it.\n\n\
+         ## Why *strict* is below typify's\n\n\
+         Most suite schemas leave the type open: `{{\"minLength\": 2}}` also accepts `12`, \
+         `{{\"properties\": ...}}` accepts `\"x\"`. A type inferred from the keywords (what \
+         typify does) rejects those valid values. schemcp types such a schema only where it can \
+         do so exactly: when its keywords are all of one kind and the typed part holds every \
+         value of that kind faithfully, it becomes an untagged enum of the typed value and the \
+         runtime's `NotObject` / `NotArray` / `NotString` (any other kind of value), so an \
+         object that breaks `additionalProperties: false` or a string shorter than `minLength` \
+         is rejected by the type while `12` still fits. Everything else (number keywords, which \
+         typify does not check anyway; `patternProperties`, `unevaluated*`, `uniqueItems`, \
+         `format`; optional members that typify would drop when `null` or empty; open `anyOf` \
+         branches) stays `serde_json::Value` with a warning (or, without the opt-in, is refused), \
+         and validation does the rejecting.\n\n\
+         The row below *strict* counts only the rejections of a type that holds every valid \
+         instance of its group faithfully, i.e. without mistyping: typify then rejects {} \
+         invalid instances, schemcp {} (input) and {} (output). The rest of typify's strict \
+         count comes from types narrower than their schemas (they reject valid instances of \
+         the same group), and from the groups typify has no type for (a panic or an error counts \
+         as rejecting everything, as for every side). So *strict* as a whole cannot be matched \
+         honestly: most of typify's lead is types that reject valid values, or no type at \
+         all. What schemcp could still type exactly and does not yet: optional members that \
+         are arrays, objects or untyped (typify skips them when empty or `null`; they need an \
+         `Option` that is not skipped), `patternProperties` (a map with checked keys) and \
+         `prefixItems` (tuples). The suite's `optional/` folder is not measured.\n",
+        remote_accepted(0),
+        remote_accepted(1),
+        outside_remote,
+        total.strict_sound[2],
+        total.strict_sound[0],
+        total.strict_sound[1],
+    ));
+
+    // typify's panics and errors, by message.
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for result in results {
+        match &result.generation[&Side::Baseline] {
+            Generation::Panicked(p) => {
+                *reasons.entry(format!("panic: {}", short(p))).or_default() += 1
+            }
+            Generation::Refused(e) => {
+                *reasons
+                    .entry(format!("error: {}", short(&e.join("; "))))
+                    .or_default() += 1
+            }
+            Generation::Uncompilable(e) => {
+                *reasons
+                    .entry(format!("does not compile: {}", short(e)))
+                    .or_default() += 1
+            }
+            _ => {}
+        }
+    }
+    let mut reasons: Vec<(String, usize)> = reasons.into_iter().collect();
+    reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    md.push_str("\n## typify 0.8 failures by message\n\n| groups | message |\n|---|---|\n");
+    for (reason, n) in reasons {
+        md.push_str(&format!("| {n} | {} |\n", cell(&reason)));
+    }
+
+    md.push_str("\n## schemcp: degraded and refused schemas\n\n| file | group | side | what |\n|---|---|---|---|\n");
+    for result in results {
+        for side in [Side::Input, Side::Output] {
+            let what = match &result.generation[&side] {
+                Generation::Degraded(p) => format!("degraded: {}", p.join("; ")),
+                Generation::Typed => continue,
+                other => generation_reason(other),
+            };
+            md.push_str(&format!(
+                "| {} | {} | {} | {} |\n",
+                result.group.file,
+                cell(&result.group.description),
+                side.tag(),
+                cell(&what)
+            ));
+        }
+    }
+
+    for side in [Side::Input, Side::Output] {
+        let list = exceptions(results, side);
+        md.push_str(&format!(
+            "\n## schemcp {}: every exception ({})\n\nValid instances not accepted or not \
+             round-tripped faithfully, and invalid instances the full pipeline accepts.\n\n\
+             | file | group | instance | what | why |\n|---|---|---|---|---|\n",
+            side.tag(),
+            list.len()
+        ));
+        for [file, group, test, what, why] in list {
+            md.push_str(&format!(
+                "| {file} | {} | {} | {what} | {} |\n",
+                cell(&group),
+                cell(&test),
+                cell(&why)
+            ));
+        }
+    }
+    md
+}
+
+fn short(text: &str) -> String {
+    // Drop schema-specific tails so messages group.
+    let text = text.split(" at ").next().unwrap_or(text);
+    text.chars().take(120).collect()
+}
+
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// `$CARGO_TARGET_DIR/fidelity` (or `target/fidelity` in the repository): the generated crate
+/// and its own target dir, kept between runs so only changed modules recompile.
+pub fn default_work_dir(repo: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo.join("target"))
+        .join("fidelity")
+}
+
+/// How `docs/fidelity.md` names the corpus: `$SCHEMCP_JSON_SCHEMA_SUITE_LABEL`, or the pinned
+/// copy `./scripts/test` fetches.
+pub fn suite_label() -> String {
+    std::env::var("SCHEMCP_JSON_SCHEMA_SUITE_LABEL").unwrap_or_else(|_| {
+        "the JSON-Schema-Test-Suite as shipped in the `jsonschema==4.26.0` source distribution \
+         (folder `json/tests/draft2020-12`)"
+            .into()
+    })
+}

@@ -1,0 +1,108 @@
+//! The fidelity targets on the JSON-Schema-Test-Suite, and `docs/fidelity.md` kept in sync with
+//! what the harness measures (refresh with `EXPECTORATE=overwrite`, or `cargo run -p
+//! schemcp-fidelity`). Needs the suite: `./scripts/test` fetches the pinned copy and sets
+//! `SCHEMCP_JSON_SCHEMA_SUITE`. This compiles one crate with every generated type (a few minutes
+//! the first time, about a minute and a half after that on two cores).
+
+use std::path::PathBuf;
+
+use schemcp_fidelity::{Generation, Options, Side, exceptions, render, rows, run};
+
+#[test]
+fn generator_fidelity_on_the_json_schema_test_suite() {
+    let Some(suite) = std::env::var_os("SCHEMCP_JSON_SCHEMA_SUITE") else {
+        panic!(
+            "SCHEMCP_JSON_SCHEMA_SUITE is not set: run ./scripts/test, which fetches the pinned \
+             JSON-Schema-Test-Suite and sets it (the folder json/tests/draft2020-12 of the \
+             jsonschema==4.26.0 source distribution)"
+        );
+    };
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap();
+    let options = Options {
+        suite: PathBuf::from(suite),
+        work: schemcp_fidelity::default_work_dir(&repo),
+        repo: repo.clone(),
+    };
+    // typify recurses deeply on some schemas; test threads get 2 MiB of stack, `main` 8 MiB.
+    let results = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || run(&options))
+        .unwrap()
+        .join()
+        .unwrap()
+        .unwrap();
+    let (_, total) = rows(&results);
+    assert_eq!(total.groups, 368, "the pinned suite has 368 groups");
+    assert_eq!((total.valid, total.invalid), (741, 516));
+
+    for result in &results {
+        for side in [Side::Input, Side::Output] {
+            let what = format!(
+                "{} / {} ({side:?})",
+                result.group.file, result.group.description
+            );
+            match &result.generation[&side] {
+                Generation::Panicked(p) => panic!("{what}: the generator panicked: {p}"),
+                Generation::Uncompilable(e) => {
+                    panic!("{what}: generated code does not compile: {e}")
+                }
+                Generation::NoType => panic!("{what}: no type and no diagnostic"),
+                Generation::Refused(d) => assert!(
+                    !d.is_empty() && d.iter().all(|d| d.contains('[')),
+                    "{what}: refused without a diagnostic: {d:?}"
+                ),
+                // Every degraded part is named by a warning with its pointer.
+                Generation::Degraded(w) => assert!(
+                    w.iter()
+                        .all(|w| w.starts_with("/inputSchema") || w.starts_with("/outputSchema")),
+                    "{what}: {w:?}"
+                ),
+                Generation::Typed => {}
+            }
+        }
+    }
+    for s in 0..2 {
+        // 100% of invalid instances rejected by the full pipeline.
+        assert_eq!(total.rejected[s], total.invalid, "side {s}");
+        // Every accepted valid instance round-trips to an equal value (JSON Schema equality).
+        assert_eq!(total.faithful[s], total.accepted[s], "side {s}");
+        // Better than plain typify.
+        assert!(total.accepted[s] > total.accepted[2] && total.rejected[s] > total.rejected[2]);
+        // Type strictness without mistyping: rejections by types that hold every valid
+        // instance of their group; better than typify's, and no lower than measured.
+        assert!(total.strict_sound[s] > total.strict_sound[2], "side {s}");
+        assert!(
+            total.strict_sound[s] >= 138,
+            "side {s}: {}",
+            total.strict_sound[s]
+        );
+        assert!(total.strict[s] >= 138, "side {s}: {}", total.strict[s]);
+        // Every valid instance outside refRemote except 8 whose schemas reference other
+        // documents (dynamicRef, vocabulary; listed below).
+        let remote = rows(&results).0["refRemote"].accepted[s];
+        assert_eq!(total.accepted[s] - remote, 717, "side {s}");
+    }
+    // Every valid instance is accepted, except where the schema references another document
+    // (refRemote, and dynamicRef/vocabulary groups naming other files or a custom metaschema):
+    // references are never fetched, so the runtime's validator cannot compile those schemas.
+    // An invalid `default` is a warning (never filled in), `1.0` is an integer and `0.0` equals
+    // `0`, and a `not` typify cannot read is left to validation: none of those is an exception.
+    for side in [Side::Input, Side::Output] {
+        for [file, group, test, what, why] in exceptions(&results, side) {
+            let known = (file == "refRemote"
+                || ["dynamicRef", "vocabulary"].contains(&file.as_str()))
+                && why.starts_with("the schema does not compile in the runtime's validator");
+            assert!(
+                known,
+                "new exception ({side:?}): {file} / {group} / {test}: {what}: {why}"
+            );
+        }
+    }
+    expectorate::assert_contents(
+        repo.join("docs/fidelity.md"),
+        &render(&results, &schemcp_fidelity::suite_label()),
+    );
+}
