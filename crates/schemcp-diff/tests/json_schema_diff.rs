@@ -55,9 +55,10 @@ fn refs_in(v: &Value, out: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
             if let Some(r) = m.get("$ref").and_then(Value::as_str)
-                && let Some(p) = r.strip_prefix('#') {
-                    out.push(p.to_string());
-                }
+                && let Some(p) = r.strip_prefix('#')
+            {
+                out.push(p.to_string());
+            }
             m.values().for_each(|x| refs_in(x, out));
         }
         Value::Array(a) => a.iter().for_each(|x| refs_in(x, out)),
