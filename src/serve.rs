@@ -71,8 +71,8 @@ fn diff_contracts(old: Vec<ContractFile>, new: Vec<ContractFile>) -> Result<Diff
     let report = schemcp_diff::diff(&load("old", old)?, &load("new", new)?);
     // The generated type is the contract; the library's report serializes to the same shape,
     // which the runtime checks again against the output schema.
-    let json = schemcp_diff::render_json(&report);
-    serde_json::from_str(&json)
+    serde_json::to_value(&report)
+        .and_then(serde_json::from_value)
         .map_err(|e| ToolError::new(format!("the diff report does not fit its contract: {e}")))
 }
 

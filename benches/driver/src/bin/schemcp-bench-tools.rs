@@ -8,7 +8,8 @@ use schemcp_runtime::{McpServer, Returned, ToolContext, ToolError, ToolSet};
 use serde_json::{Value, json};
 
 /// A synthetic catalog: every tool takes a city and a unit and returns a three-field object,
-/// like `get_weather`, with its own name, title and description.
+/// like `get_weather`, with its own name, title and description. The hand-written rmcp peer
+/// (`--tools N`) serves the same tools, so `tools/list` payloads are the same size.
 fn catalog(n: usize) -> String {
     let tools: Vec<Value> = (0..n)
         .map(|i| {
@@ -34,8 +35,7 @@ fn catalog(n: usize) -> String {
                         "conditions": { "type": "string" }
                     },
                     "required": ["temperature", "humidity", "conditions"]
-                },
-                "annotations": { "readOnlyHint": true }
+                }
             })
         })
         .collect();
