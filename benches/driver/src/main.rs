@@ -3,6 +3,7 @@
 //! builds every subject first.
 
 mod http;
+mod incremental;
 mod proc;
 mod report;
 mod stdio;
@@ -38,7 +39,7 @@ pub struct Options {
 }
 
 const USAGE: &str = "usage: schemcp-bench [--target DIR] [--out FILE] [--rounds N] [--quick] \
-[--eof-calls N] [--only a,b] [--skip stdio,http,tools,eof,validate]";
+[--eof-calls N] [--only a,b] [--skip stdio,http,tools,eof,criterion,incremental]";
 
 fn parse() -> Result<Options> {
     let mut o = Options {
@@ -220,10 +221,21 @@ fn main() -> Result<()> {
             }
         }
     }
-    let validate = o.target.join("release/schemcp-bench-validate");
-    if !skip("validate") && validate.exists() {
-        let out = std::process::Command::new(&validate).output()?;
-        results.validate = serde_json::from_slice(&out.stdout).ok();
+    if !skip("incremental") {
+        eprintln!("  incremental build ({} tools)", incremental::TOOLS);
+        let rounds = if o.rounds < 9 { 2 } else { 5 };
+        for optimized in [false, true] {
+            match incremental::run(&o.target, &root, rounds, optimized) {
+                Ok(r) if optimized => results.incremental_optimized = Some(r),
+                Ok(r) => results.incremental = Some(r),
+                Err(e) => {
+                    eprintln!("  incremental build (optimized generator: {optimized}): {e:#}")
+                }
+            }
+        }
+    }
+    if !skip("criterion") {
+        results.criterion = report::criterion_medians(&o.target.join("criterion"));
     }
     let text = report::markdown(&o, &subjects, &results)?;
     std::fs::write(&o.out, text).with_context(|| format!("writing {}", o.out.display()))?;

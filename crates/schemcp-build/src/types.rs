@@ -174,11 +174,19 @@ pub(crate) fn generate(
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
 
-    // Probes: each schema alone, so a failure names its own file and pointer.
+    // The whole set under mangled names: the names typify will derive, without collisions.
+    let mangled_names: Vec<String> = (0..classes.len()).map(mangled).collect();
     let mut fallback = BTreeSet::new();
+    // The whole set is converted first; only when that fails are the classes probed one by one
+    // (a thousand small conversions for a large set), so that a failure names its own file and
+    // pointer.
+    let mut whole = plan
+        .convert(&mangled_names, &fallback)
+        .ok()
+        .filter(|converted| unique_members(&converted.tokens).is_ok());
     let mut problems = Vec::new();
-    for c in 0..classes.len() {
-        if let Err(message) = plan.probe(c) {
+    for c in (0..classes.len()).filter(|_| whole.is_none()) {
+        if let Err(message) = plan.probe(c, &mangled_names) {
             let member = &members[classes[c].first()];
             if options.fallback_to_value {
                 fallback.insert(c);
@@ -211,13 +219,14 @@ pub(crate) fn generate(
         return Err(problems);
     }
 
-    // The whole set under mangled names: the names typify will derive, without collisions.
-    let mangled_names: Vec<String> = (0..classes.len()).map(mangled).collect();
     let mut predicted;
     loop {
-        let probe = plan
-            .convert(&mangled_names, &fallback)
-            .map_err(|message| vec![set_problem(&message)])?;
+        let probe = match whole.take() {
+            Some(converted) => converted,
+            None => plan
+                .convert(&mangled_names, &fallback)
+                .map_err(|message| vec![set_problem(&message)])?,
+        };
         predicted = probe.named_types();
         let mut trial_names = names.clone();
         let mut trial_warnings = Vec::new();
@@ -322,7 +331,7 @@ pub(crate) fn generate(
         }
     }
     outputs.resize(tools.len(), None);
-    let space = real.space.to_stream();
+    let space = real.tokens;
     Ok(Types {
         items: quote! { #space #(#aliases)* },
         inputs,
@@ -1068,6 +1077,8 @@ struct Plan<'a> {
 struct Converted {
     space: TypeSpace,
     ids: Vec<Option<TypeId>>,
+    /// `space.to_stream()`, made once: it is the costliest step for a large set.
+    tokens: TokenStream,
 }
 
 impl Converted {
@@ -1322,10 +1333,10 @@ impl Plan<'_> {
             .map_err(|e| format!("not a JSON Schema typify can read: {e}"))
     }
 
-    /// Converts class `c` alone; the definitions it references stand in as `{}`.
-    fn probe(&self, c: usize) -> Result<(), String> {
-        let names: Vec<String> = (0..self.classes.len()).map(mangled).collect();
-        let schema = self.parse(self.class_schema(c, &names))?;
+    /// Converts class `c` alone, under the `mangled` names of every class; the definitions it
+    /// references stand in as `{}`.
+    fn probe(&self, c: usize, names: &[String]) -> Result<(), String> {
+        let schema = self.parse(self.class_schema(c, names))?;
         let class = &self.classes[c];
         let mut refs: BTreeSet<usize> = BTreeSet::new();
         for &m in &class.members {
@@ -1378,8 +1389,8 @@ impl Plan<'_> {
             };
             ids[c] = Some(id);
         }
-        guarded(|| Ok(space.to_stream()))?;
-        Ok(Converted { space, ids })
+        let tokens = guarded(|| Ok(space.to_stream()))?;
+        Ok(Converted { space, ids, tokens })
     }
 }
 
@@ -1451,8 +1462,9 @@ thread_local! {
 fn guarded<T>(f: impl FnOnce() -> Result<T, typify::Error>) -> Result<T, String> {
     static HOOK: Mutex<()> = Mutex::new(());
     let _serialized = HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let previous: Arc<dyn Fn(&panic::PanicHookInfo<'_>) + Send + Sync> =
-        Arc::from(panic::take_hook());
+    // The previous hook is put back itself afterwards, not wrapped: a wrapper per call would
+    // nest one closure deeper on every call (thousands for a large contract set).
+    let previous = Arc::new(panic::take_hook());
     let delegate = Arc::clone(&previous);
     panic::set_hook(Box::new(move |info| {
         if !QUIET.with(Cell::get) {
@@ -1463,7 +1475,10 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, typify::Error>) -> Result<T, String>
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     QUIET.with(|quiet| quiet.set(false));
     drop(panic::take_hook());
-    panic::set_hook(Box::new(move |info| previous(info)));
+    match Arc::try_unwrap(previous) {
+        Ok(hook) => panic::set_hook(hook),
+        Err(shared) => panic::set_hook(Box::new(move |info| shared(info))),
+    }
     match result {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(error)) => Err(format!("typify: {error}")),

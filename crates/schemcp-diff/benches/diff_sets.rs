@@ -1,11 +1,13 @@
 //! Diffing two contract sets of 1,000 tools each (target: under a second on the project machine).
 //!
-//! `cargo bench -p schemcp-diff --bench diff_sets` prints the median of several runs. Every
-//! tenth tool narrows an input, widens an output and adds a property, so the counterexample
-//! search runs on realistic nested schemas, not only on identical ones.
+//! `cargo bench -p schemcp-diff --bench diff_sets` (criterion; `./scripts/bench` reads the
+//! median from `target/criterion/diff/*/new/estimates.json`). Every tenth tool narrows an input,
+//! widens an output and adds a property, so the counterexample search runs on realistic nested
+//! schemas, not only on identical ones.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Map, Value, json};
 
 fn weather(i: usize, changed: bool) -> Map<String, Value> {
@@ -57,24 +59,23 @@ fn weather(i: usize, changed: bool) -> Map<String, Value> {
     .clone()
 }
 
-fn main() {
+fn diff_sets(c: &mut Criterion) {
     let n = 1000;
     let old: Vec<_> = (0..n).map(|i| weather(i, false)).collect();
     let new: Vec<_> = (0..n).map(|i| weather(i, i % 10 == 0)).collect();
-    let mut times: Vec<Duration> = Vec::new();
-    let mut changes = 0;
-    for _ in 0..7 {
-        let start = Instant::now();
-        let report = schemcp_diff::diff_tools(&old, &new);
-        times.push(start.elapsed());
-        changes = report.changes.len();
-        std::hint::black_box(report);
-    }
-    times.sort();
-    println!(
-        "diff {n} tools vs {n} tools ({changes} changes): median {:?}, min {:?}, max {:?}",
-        times[times.len() / 2],
-        times[0],
-        times[times.len() - 1]
-    );
+    let mut group = c.benchmark_group("diff");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(5));
+    group.bench_function("1000_vs_1000_tools", |b| {
+        b.iter(|| {
+            let report = schemcp_diff::diff_tools(&old, &new);
+            // The same work every iteration: two reported changes per changed tool.
+            assert_eq!(report.changes.len(), 2 * n / 10);
+            report
+        })
+    });
+    group.finish();
 }
+
+criterion_group!(benches, diff_sets);
+criterion_main!(benches);

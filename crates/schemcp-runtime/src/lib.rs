@@ -48,6 +48,8 @@ mod transport;
 pub use context::ToolContext;
 pub use error::{CatalogError, Error, ToolError};
 pub use output::{Output, Returned};
+#[doc(hidden)]
+pub use server::Stages;
 pub use server::{McpServer, NoHandler, ToolSet};
 pub use transport::{
     HttpOptions, http_router, serve_http, serve_http_on, serve_http_with, serve_io, serve_stdio,

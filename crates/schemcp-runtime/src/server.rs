@@ -363,6 +363,17 @@ impl<S: ToolSet, H: ServerHandler> McpServer<S, H> {
         &self.shared.catalog.legacy
     }
 
+    /// The runtime's own per-call stages, one at a time and without a transport or a tool, for
+    /// the micro-benchmarks in `examples/weather/benches`. Not a stable API.
+    #[doc(hidden)]
+    pub fn __stages(&self, tool: &str) -> Option<Stages<'_>> {
+        let catalog = &self.shared.catalog;
+        let index = *catalog.by_name.get(tool)?;
+        Some(Stages {
+            entry: &catalog.entries[index],
+        })
+    }
+
     /// Resolves once no `tools/call` is running, so a shutdown can let in-flight calls finish
     /// before closing connections.
     ///
@@ -437,6 +448,35 @@ impl<S: ToolSet, H: ServerHandler> McpServer<S, H> {
         result.server_info = info.server_info;
         result.instructions = info.instructions;
         result
+    }
+}
+
+/// One tool's per-call stages, exactly as [`McpServer`] runs them for `tools/call` (see
+/// [`McpServer::__stages`]). Not a stable API.
+#[doc(hidden)]
+pub struct Stages<'a> {
+    entry: &'a Entry,
+}
+
+impl Stages<'_> {
+    /// Validates arguments against the input schema: `None` when valid, else the problems.
+    pub fn validate_arguments(&self, arguments: &Value) -> Option<String> {
+        violations(&self.entry.input, arguments)
+    }
+
+    /// Validates a structured result against the output schema (the tool must declare one).
+    pub fn validate_result(&self, value: &Value) -> Option<String> {
+        violations(self.entry.output.as_ref()?, value)
+    }
+
+    /// Output validation, content shaping and version-aware wrapping of what a tool returned.
+    pub fn shape(&self, returned: Returned, legacy: bool) -> CallToolResult {
+        shape(self.entry, returned, legacy)
+    }
+
+    /// The text blocks the model reads for a structured value.
+    pub fn content_for(&self, value: &Value) -> Vec<ContentBlock> {
+        content_for(value)
     }
 }
 
