@@ -23,7 +23,8 @@ pub struct Incremental {
     pub rs_edit: Vec<Duration>,
 }
 
-/// The crate's `main.rs`; `edit` changes a comment so only this file's content differs.
+/// The crate's `main.rs`; `edit` changes the implementation of the tool whose schema the
+/// other edit changes (a string in its body), as editing a tool's code does.
 fn main_rs(edit: usize) -> String {
     let mut s = String::from(
         "//! 100 synthetic tools, for the incremental-build benchmark.\n\n\
@@ -40,15 +41,20 @@ fn main_rs(edit: usize) -> String {
     for i in 0..TOOLS {
         let name = synthetic::tool_name(i);
         let ty = format!("Tool{i:04}");
+        let station = if i == TOOLS / 2 {
+            format!("{name} (edit {edit})")
+        } else {
+            name.clone()
+        };
         let _ = writeln!(
             s,
             "    async fn {name}(&self, input: tools::{ty}Input, _cx: &ToolContext) -> \
-             Result<tools::{ty}Output, ToolError> {{\n        reading(&format!(\"{name} {{}}\", *input.city))\n    }}"
+             Result<tools::{ty}Output, ToolError> {{\n        reading(&format!(\"{station} {{}}\", *input.city))\n    }}"
         );
     }
     let _ = write!(
         s,
-        "}}\n\n// edit {edit}\n#[tokio::main]\nasync fn main() -> Result<(), schemcp_runtime::Error> {{\n\
+        "}}\n\n#[tokio::main]\nasync fn main() -> Result<(), schemcp_runtime::Error> {{\n\
          \x20   schemcp_runtime::serve_stdio(tools::server(Synthetic)).await\n}}\n"
     );
     s

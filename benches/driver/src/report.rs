@@ -635,7 +635,7 @@ pub fn markdown(o: &Options, subjects: &[Subject], r: &Results) -> Result<String
         writeln!(w)?;
         writeln!(
             w,
-            "A user-style crate with {} synthetic tools (`benches/driver/src/incremental.rs`: schemas sharing one definitions file, `build.rs` calling `schemcp_build::compile`, `main.rs` implementing the trait), built once with its dependencies, then `cargo build` (dev profile) after changing one tool's description and after changing a comment in `main.rs`, alternately. Twice, each in its own target folder: as is, where the build script (the generator) runs unoptimized, and with the generator optimized as the README recommends.",
+            "A user-style crate with {} synthetic tools (`benches/driver/src/incremental.rs`: schemas sharing one definitions file, `build.rs` calling `schemcp_build::compile`, `main.rs` implementing the trait), built once with its dependencies, then `cargo build` (dev profile) after changing one tool's description in its schema and after changing a string in that tool's implementation in `main.rs`, alternately. Twice, each in its own target folder: as is, where the build script (the generator) runs unoptimized, and with the generator optimized as the README recommends.",
             incremental::TOOLS,
         )?;
         writeln!(w)?;

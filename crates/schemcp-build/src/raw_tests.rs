@@ -577,3 +577,60 @@ fn a_not_typify_cannot_read_is_left_to_validation() {
     assert!(warnings.is_empty(), "{warnings:?}");
     assert!(has(&code, "pub a: ::std::string::String,"), "{code}");
 }
+
+#[test]
+fn fixed_length_prefix_items_become_tuples() {
+    let pair = json!({
+        "type": "array",
+        "prefixItems": [{ "type": "number" }, { "type": "string" }],
+        "items": false,
+        "minItems": 2
+    });
+    let (code, warnings) = generate(
+        &builder(),
+        &[tool("t", object(json!({ "at": pair })), None)],
+        &[],
+    )
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        has(&code, "pub at: (f64, ::std::string::String),"),
+        "{code}"
+    );
+
+    // Past the prefix, `items` types the remaining positions of a fixed length.
+    let triple = json!({
+        "type": "array",
+        "prefixItems": [{ "type": "string" }],
+        "items": { "type": "integer" },
+        "minItems": 3,
+        "maxItems": 3
+    });
+    let (code, _) = generate(
+        &builder(),
+        &[tool("t", object(json!({ "row": triple })), None)],
+        &[],
+    )
+    .unwrap();
+    assert!(
+        has(&code, "pub row: (::std::string::String, i64, i64),"),
+        "{code}"
+    );
+
+    // A shorter array is valid here, and no tuple holds it: still refused, at its pointer.
+    let open = json!({
+        "type": "array",
+        "prefixItems": [{ "type": "number" }, { "type": "number" }],
+        "items": false
+    });
+    let errors = generate(
+        &builder(),
+        &[tool("t", object(json!({ "at": open })), None)],
+        &[],
+    )
+    .unwrap_err();
+    assert!(
+        errors[0].starts_with("t /inputSchema/properties/at/prefixItems [unsupported-schema]"),
+        "{errors:?}"
+    );
+}

@@ -115,6 +115,54 @@ pub(crate) fn drop_opaque_nots(schema: &mut Value) {
     }
 }
 
+/// Rewrites every fixed-length `prefixItems` array (in the copy of a schema the generator
+/// converts) to the draft-07 form typify reads as a Rust tuple: `items` as the list of element
+/// schemas, `additionalItems` for the elements past them, `minItems` = `maxItems` = the
+/// length. Fixed length means `type: "array"` with `minItems` equal to the largest length the
+/// schema allows (its `maxItems`, or the number of `prefixItems` when `items` is `false`), so
+/// the tuple holds every valid array exactly. Any other `prefixItems` is left for the
+/// generator to refuse (or, with `fallback_to_value`, to type as `serde_json::Value`).
+pub(crate) fn closed_tuples(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for (keyword, value) in object.iter_mut() {
+        match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => map.values_mut().for_each(closed_tuples),
+            (Some(Children::One | Children::List), Value::Array(list)) => {
+                list.iter_mut().for_each(closed_tuples)
+            }
+            (Some(Children::One), child) => closed_tuples(child),
+            _ => {}
+        }
+    }
+    let Some(Value::Array(prefix)) = object.get("prefixItems") else {
+        return;
+    };
+    let n = prefix.len() as u64;
+    let count = |keyword: &str| object.get(keyword).and_then(Value::as_u64);
+    let max = match (object.get("items"), count("maxItems")) {
+        (Some(Value::Bool(false)), Some(max)) => Some(max.min(n)),
+        (Some(Value::Bool(false)), None) => Some(n),
+        (_, max) => max,
+    };
+    let fixed = object.get("type") == Some(&Value::String("array".into()))
+        && max.is_some_and(|max| max > 0 && count("minItems") == Some(max))
+        && !object.contains_key("uniqueItems")
+        && !object.contains_key("contains");
+    let Some(length) = max.filter(|_| fixed) else {
+        return;
+    };
+    let prefix = object.shift_remove("prefixItems").expect("checked above");
+    let rest = object.shift_remove("items");
+    object.insert("items".into(), prefix);
+    if let Some(rest) = rest.filter(|_| length > n) {
+        object.insert("additionalItems".into(), rest);
+    }
+    object.insert("minItems".into(), length.into());
+    object.insert("maxItems".into(), length.into());
+}
+
 /// Keywords that constrain only one kind of JSON value, by the kind typify infers from them.
 const TYPED_KEYWORDS: [(&str, &[&str]); 4] = [
     (

@@ -27,8 +27,8 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::schema::{
-    canonical, decode_segment, drop_opaque_nots, escape, for_each_ref_mut, for_each_subschema,
-    untyped_subschemas,
+    canonical, closed_tuples, decode_segment, drop_opaque_nots, escape, for_each_ref_mut,
+    for_each_subschema, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -450,6 +450,7 @@ fn collect_members(
             }
             for member in &mut members[root..] {
                 drop_opaque_nots(&mut member.schema);
+                closed_tuples(&mut member.schema);
                 if fallback {
                     degrade_unsupported(member, &defs, t, warnings);
                 }

@@ -1203,7 +1203,9 @@ pub fn render(results: &[GroupResult], suite_label: &str) -> String {
          all. What schemcp could still type exactly and does not yet: optional members that \
          are arrays, objects or untyped (typify skips them when empty or `null`; they need an \
          `Option` that is not skipped), `patternProperties` (a map with checked keys) and \
-         `prefixItems` (tuples). The suite's `optional/` folder is not measured.\n",
+         `prefixItems` arrays of variable length (a fixed length becomes a tuple; the suite's \
+         `prefixItems` groups allow shorter arrays). The suite's `optional/` folder is not \
+         measured.\n",
         remote_accepted(0),
         remote_accepted(1),
         outside_remote,

@@ -38,6 +38,7 @@
 
 #![warn(missing_docs)]
 
+mod cached_list;
 mod catalog;
 mod context;
 mod error;

@@ -363,6 +363,12 @@ impl<S: ToolSet, H: ServerHandler> McpServer<S, H> {
         &self.shared.catalog.legacy
     }
 
+    /// Both generations' `tools/list` catalogs, for transports that serialize them once.
+    pub(crate) fn catalogs(&self) -> [Arc<[Tool]>; 2] {
+        let catalog = &self.shared.catalog;
+        [catalog.modern.clone(), catalog.legacy.clone()]
+    }
+
     /// The runtime's own per-call stages, one at a time and without a transport or a tool, for
     /// the micro-benchmarks in `examples/weather/benches`. Not a stable API.
     #[doc(hidden)]

@@ -17,6 +17,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use crate::cached_list::{CachedList, LineGate};
 use crate::{Error, McpServer, ToolSet};
 
 /// How long finished HTTP responses get to reach their clients after the last in-flight call
@@ -79,7 +80,11 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    let transport = AnswerEveryRequest::new(AsyncRwTransport::new_server(read, write));
+    // rmcp writes through the gate; cached `tools/list` answers go to the same stream.
+    let (gate, write) = LineGate::new(write);
+    let rmcp_transport = AsyncRwTransport::new_server(read, gate);
+    let transport =
+        AnswerEveryRequest::new(CachedList::new(rmcp_transport, write, &server.catalogs()));
     let running = match rmcp::serve_server(server, transport).await {
         Ok(running) => running,
         Err(ServerInitializeError::ConnectionClosed(_)) => {
