@@ -57,6 +57,13 @@ pub struct Results {
     pub incremental_optimized: Option<Incremental>,
 }
 
+impl Results {
+    /// The criterion median of benchmark `id` in nanoseconds; NaN (shown as "—") if not run.
+    fn criterion_ns(&self, id: &str) -> f64 {
+        self.criterion.get(id).copied().unwrap_or(f64::NAN)
+    }
+}
+
 /// Every criterion median under `dir` (`<id>/new/estimates.json`), in nanoseconds.
 pub fn criterion_medians(dir: &Path) -> BTreeMap<String, f64> {
     fn walk(dir: &Path, root: &Path, out: &mut BTreeMap<String, f64>) {
@@ -276,7 +283,7 @@ fn targets(w: &mut String, r: &Results) -> Result<()> {
             .map_or(f64::NAN, |rounds| med(rounds, |x| x.calls_per_s))
     };
     let tput = |key: &str| stdio(key, |x| x.pipe_calls_per_s);
-    let crit = |id: &str| r.criterion.get(id).copied().unwrap_or(f64::NAN);
+    let crit = |id: &str| r.criterion_ns(id);
     let us = stdio("schemcp", |x| x.seq_p50_us);
     let rows: Vec<(String, String, Option<bool>)> = vec![
         {
@@ -696,12 +703,7 @@ pub fn markdown(o: &Options, subjects: &[Subject], r: &Results) -> Result<String
 
 /// The criterion results: the runtime's hot path, the generator and the diff engine.
 fn criterion_sections(w: &mut String, r: &Results) -> Result<()> {
-    let hot: Vec<(&String, &f64)> = r
-        .criterion
-        .iter()
-        .filter(|(id, _)| id.starts_with("hot_path/"))
-        .collect();
-    if !hot.is_empty() {
+    if r.criterion.keys().any(|id| id.starts_with("hot_path/")) {
         writeln!(w, "## Runtime hot path (criterion, in process)")?;
         writeln!(w)?;
         writeln!(
@@ -730,11 +732,7 @@ fn criterion_sections(w: &mut String, r: &Results) -> Result<()> {
             ),
             ("whole_call", "all of the above for one call"),
         ] {
-            let ns = r
-                .criterion
-                .get(&format!("hot_path/{stage}"))
-                .copied()
-                .unwrap_or(f64::NAN);
+            let ns = r.criterion_ns(&format!("hot_path/{stage}"));
             writeln!(w, "| {label} | {} |", fmt(ns, 0))?;
         }
         writeln!(w)?;

@@ -190,16 +190,7 @@ pub(crate) fn generate(
             let member = &members[classes[c].first()];
             if options.fallback_to_value {
                 fallback.insert(c);
-                warnings.push(Problem {
-                    tool: Some(member.tool),
-                    pointer: member.pointer.clone(),
-                    code: "fallback-to-value",
-                    message: format!(
-                        "`{}` cannot become a Rust type ({message}); using serde_json::Value",
-                        names[c]
-                    ),
-                    help: None,
-                });
+                warnings.push(fallback_warning(member, &names[c], &message));
             } else {
                 problems.push(Problem {
                     tool: Some(member.tool),
@@ -246,16 +237,7 @@ pub(crate) fn generate(
             Err((problems, Some(c))) if options.fallback_to_value && !fallback.contains(&c) => {
                 let member = &members[classes[c].first()];
                 fallback.insert(c);
-                warnings.push(Problem {
-                    tool: Some(member.tool),
-                    pointer: member.pointer.clone(),
-                    code: "fallback-to-value",
-                    message: format!(
-                        "`{}` cannot become a Rust type ({}); using serde_json::Value",
-                        names[c], problems[0].message
-                    ),
-                    help: None,
-                });
+                warnings.push(fallback_warning(member, &names[c], &problems[0].message));
             }
             Err((problems, _)) => return Err(problems),
         }
@@ -1392,6 +1374,17 @@ impl Plan<'_> {
         }
         let tokens = guarded(|| Ok(space.to_stream()))?;
         Ok(Converted { space, ids, tokens })
+    }
+}
+
+/// The warning for a schema that becomes `serde_json::Value` under `fallback_to_value`.
+fn fallback_warning(member: &Member, name: &str, reason: &str) -> Problem {
+    Problem {
+        tool: Some(member.tool),
+        pointer: member.pointer.clone(),
+        code: "fallback-to-value",
+        message: format!("`{name}` cannot become a Rust type ({reason}); using serde_json::Value"),
+        help: None,
     }
 }
 

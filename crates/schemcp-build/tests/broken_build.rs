@@ -6,21 +6,11 @@ use std::path::{Path, PathBuf};
 
 use schemcp_build::{Builder, Error};
 
+#[path = "../../schemcp-contract/tests/fixtures/broken_cases.rs"]
+mod broken_cases;
+
 fn cases() -> Vec<PathBuf> {
-    let root =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemcp-contract/tests/fixtures/broken");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    assert!(
-        cases.len() >= 11,
-        "broken fixtures not found in {}",
-        root.display()
-    );
-    cases
+    broken_cases::broken_cases(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
 }
 
 #[test]

@@ -12,15 +12,11 @@ use std::path::{Path, PathBuf};
 use expectorate::assert_contents;
 use schemcp_contract::load;
 
+#[path = "fixtures/broken_cases.rs"]
+mod broken_cases;
+
 fn cases() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/broken");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    cases
+    broken_cases::broken_cases(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
 }
 
 /// The one-line diagnostics of `dir` (errors, or warnings if it loads), with `dir/` stripped.

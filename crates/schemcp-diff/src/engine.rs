@@ -273,6 +273,34 @@ impl<'a> Ctx<'a> {
         });
     }
 
+    /// `keyword` appeared in the new schema where the old had none: it narrows.
+    fn added(
+        &mut self,
+        rule: &'static str,
+        np: &str,
+        keyword: &str,
+        message: String,
+        path: &[Seg],
+        hints: (Vec<Value>, Vec<Value>),
+    ) {
+        let at = Some(join(np, keyword));
+        self.push(rule, None, at, Effect::Narrows, message, path, hints);
+    }
+
+    /// `keyword` of the old schema is gone from the new one: it widens.
+    fn removed(
+        &mut self,
+        rule: &'static str,
+        op: &str,
+        keyword: &str,
+        message: String,
+        path: &[Seg],
+        hints: (Vec<Value>, Vec<Value>),
+    ) {
+        let at = Some(join(op, keyword));
+        self.push(rule, at, None, Effect::Widens, message, path, hints);
+    }
+
     /// The combined effect of the differences between two subschemas, without reporting them.
     fn probe(&mut self, o: &Value, op: &str, n: &Value, np: &str, path: &[Seg]) -> Effect {
         let mark = self.out.len();
@@ -584,20 +612,18 @@ impl<'a> Ctx<'a> {
 
         // type
         match (types(om), types(nm)) {
-            (None, Some(t)) => self.push(
+            (None, Some(t)) => self.added(
                 "type-added",
-                None,
-                Some(kp(np, "type")),
-                Effect::Narrows,
+                np,
+                "type",
                 format!("type restricted to {}", list(&t)),
                 path,
                 here(),
             ),
-            (Some(t), None) => self.push(
+            (Some(t), None) => self.removed(
                 "type-removed",
-                Some(kp(op, "type")),
-                None,
-                Effect::Widens,
+                op,
+                "type",
                 format!("type restriction {} removed", list(&t)),
                 path,
                 here(),
@@ -643,20 +669,18 @@ impl<'a> Ctx<'a> {
             om.get("enum").and_then(Value::as_array),
             nm.get("enum").and_then(Value::as_array),
         ) {
-            (None, Some(_)) => self.push(
+            (None, Some(_)) => self.added(
                 "enum-added",
-                None,
-                Some(kp(np, "enum")),
-                Effect::Narrows,
+                np,
+                "enum",
                 "values restricted to an enum".into(),
                 path,
                 here(),
             ),
-            (Some(_), None) => self.push(
+            (Some(_), None) => self.removed(
                 "enum-removed",
-                Some(kp(op, "enum")),
-                None,
-                Effect::Widens,
+                op,
+                "enum",
                 "enum restriction removed".into(),
                 path,
                 here(),
@@ -691,20 +715,18 @@ impl<'a> Ctx<'a> {
 
         // const
         match (om.get("const"), nm.get("const")) {
-            (None, Some(b)) => self.push(
+            (None, Some(b)) => self.added(
                 "const-added",
-                None,
-                Some(kp(np, "const")),
-                Effect::Narrows,
+                np,
+                "const",
                 format!("value fixed to {b}"),
                 path,
                 here(),
             ),
-            (Some(a), None) => self.push(
+            (Some(a), None) => self.removed(
                 "const-removed",
-                Some(kp(op, "const")),
-                None,
-                Effect::Widens,
+                op,
+                "const",
                 format!("value no longer fixed to {a}"),
                 path,
                 here(),
@@ -935,20 +957,18 @@ impl<'a> Ctx<'a> {
             }
         }
         match (om.get("not"), nm.get("not")) {
-            (None, Some(_)) => self.push(
+            (None, Some(_)) => self.added(
                 "not-added",
-                None,
-                Some(kp(np, "not")),
-                Effect::Narrows,
+                np,
+                "not",
                 "`not` added: values matching it are rejected".into(),
                 path,
                 here(),
             ),
-            (Some(_), None) => self.push(
+            (Some(_), None) => self.removed(
                 "not-removed",
-                Some(kp(op, "not")),
-                None,
-                Effect::Widens,
+                op,
+                "not",
                 "`not` removed".into(),
                 path,
                 here(),
@@ -1244,11 +1264,10 @@ impl<'a> Ctx<'a> {
         // uniqueItems
         let uq = |m: &Map<String, Value>| m.get("uniqueItems") == Some(&Value::Bool(true));
         match (uq(om), uq(nm)) {
-            (false, true) => self.push(
+            (false, true) => self.added(
                 "unique-items-added",
-                None,
-                Some(kp(np, "uniqueItems")),
-                Effect::Narrows,
+                np,
+                "uniqueItems",
                 "items must now be unique".into(),
                 path,
                 here(),
@@ -1268,20 +1287,18 @@ impl<'a> Ctx<'a> {
         // if / then / else
         let (ifo, ifn) = (om.get("if"), nm.get("if"));
         match (ifo, ifn) {
-            (None, Some(_)) => self.push(
+            (None, Some(_)) => self.added(
                 "if-then-else-added",
-                None,
-                Some(kp(np, "if")),
-                Effect::Narrows,
+                np,
+                "if",
                 "conditional (`if`/`then`/`else`) added".into(),
                 path,
                 here(),
             ),
-            (Some(_), None) => self.push(
+            (Some(_), None) => self.removed(
                 "if-then-else-removed",
-                Some(kp(op, "if")),
-                None,
-                Effect::Widens,
+                op,
+                "if",
                 "conditional (`if`/`then`/`else`) removed".into(),
                 path,
                 here(),

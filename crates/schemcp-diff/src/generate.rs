@@ -547,21 +547,7 @@ impl Gen<'_> {
     }
 
     fn objects(&self, m: &Map<String, Value>, depth: usize) -> Vec<Value> {
-        let props = m
-            .get("properties")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        let required: Vec<String> = m
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let (props, required) = properties_and_required(m);
         let fillers: Map<String, Value> = props
             .iter()
             .map(|(k, s)| (k.clone(), self.filler(s, depth + 1)))
@@ -791,21 +777,7 @@ impl Gen<'_> {
                         }
                     }
                 }
-                let props = src
-                    .get("properties")
-                    .and_then(Value::as_object)
-                    .cloned()
-                    .unwrap_or_default();
-                let required: Vec<String> = src
-                    .get("required")
-                    .and_then(Value::as_array)
-                    .map(|a| {
-                        a.iter()
-                            .filter_map(Value::as_str)
-                            .map(String::from)
-                            .collect()
-                    })
-                    .unwrap_or_default();
+                let (props, required) = properties_and_required(&src);
                 let mut o = Map::new();
                 for (k, ps) in &props {
                     if required.contains(k) || full {
@@ -837,4 +809,24 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+/// An object schema's `properties` (empty if none) and `required` names.
+fn properties_and_required(m: &Map<String, Value>) -> (Map<String, Value>, Vec<String>) {
+    let props = m
+        .get("properties")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let required = m
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default();
+    (props, required)
 }

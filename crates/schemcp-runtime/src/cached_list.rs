@@ -62,6 +62,18 @@ impl<W: AsyncWrite + Unpin + Send + 'static> LineGate<W> {
         }
         Poll::Ready(self.guard.as_mut().expect("just acquired"))
     }
+
+    /// Runs `op` on the stream, then lets go of it: the end of a message.
+    fn poll_and_release(
+        &mut self,
+        cx: &mut Context<'_>,
+        op: impl FnOnce(Pin<&mut W>, &mut Context<'_>) -> Poll<io::Result<()>>,
+    ) -> Poll<io::Result<()>> {
+        let write = ready!(self.poll_guard(cx));
+        let result = ready!(op(Pin::new(write), cx));
+        self.guard = None;
+        Poll::Ready(result)
+    }
 }
 
 impl<W: AsyncWrite + Unpin + Send + 'static> AsyncWrite for LineGate<W> {
@@ -76,19 +88,13 @@ impl<W: AsyncWrite + Unpin + Send + 'static> AsyncWrite for LineGate<W> {
 
     // rmcp's writer flushes after every message: that is where the message ends.
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        let write = ready!(this.poll_guard(cx));
-        let result = ready!(Pin::new(write).poll_flush(cx));
-        this.guard = None;
-        Poll::Ready(result)
+        self.get_mut()
+            .poll_and_release(cx, |write, cx| write.poll_flush(cx))
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let this = self.get_mut();
-        let write = ready!(this.poll_guard(cx));
-        let result = ready!(Pin::new(write).poll_shutdown(cx));
-        this.guard = None;
-        Poll::Ready(result)
+        self.get_mut()
+            .poll_and_release(cx, |write, cx| write.poll_shutdown(cx))
     }
 }
 
