@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::rewrite;
+use crate::{optional, rewrite};
 
 /// What the trait needs to know about one tool.
 pub(crate) struct ToolItem {
@@ -36,7 +36,7 @@ pub(crate) struct FileParts<'a> {
     pub header_source: &'a str,
     pub trait_name: &'a str,
     pub catalog_file: &'a str,
-    pub types: TokenStream,
+    pub types: syn::File,
     pub tools: Vec<ToolItem>,
 }
 
@@ -141,8 +141,8 @@ pub(crate) fn render(parts: FileParts<'_>) -> Result<String, String> {
     };
     let examples = examples_test(&parts.tools);
     let tokens = quote! { #tokens #examples };
-    let mut file: syn::File =
-        syn::parse2(parts.types).map_err(|e| format!("typify's output does not parse: {e}"))?;
+    let mut file = parts.types;
+    optional::keep_optional_members(&mut file);
     rewrite::rewrite_file(&mut file);
     for item in &mut file.items {
         allow_lints(item);

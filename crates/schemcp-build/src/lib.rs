@@ -40,6 +40,7 @@
 mod emit;
 mod examples;
 mod names;
+mod optional;
 mod rewrite;
 mod schema;
 mod types;

@@ -526,8 +526,7 @@ fn multi_line_descriptions_stay_line_comments() {
 }
 
 /// With the opt-in, a schema with object keywords and no `type` is typed exactly: the struct for
-/// objects, any other kind of value as it is. Where the struct would lose valid members
-/// (typify skips an optional member that is `null`), it stays `serde_json::Value`.
+/// objects, any other kind of value as it is.
 #[test]
 fn an_untyped_schema_is_typed_for_its_kind_and_open_to_the_others() {
     let open =
@@ -551,12 +550,18 @@ fn an_untyped_schema_is_typed_for_its_kind_and_open_to_the_others() {
         "{warnings:?}"
     );
 
-    let lossy = json!({ "properties": { "a": {} } });
-    let tools = [tool("t", object(json!({})), Some(lossy))];
+    // An optional member that may be `null` keeps an explicit `null` (typify alone reads it as
+    // absent), so this is typed too.
+    let nullable = json!({ "properties": { "a": {} } });
+    let tools = [tool("t", object(json!({})), Some(nullable))];
     let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
-    assert!(!code.contains("NotObject"), "{code}");
+    assert!(code.contains("NotObject"), "{code}");
     assert!(
-        warnings[0].contains("it is serde_json::Value"),
+        code.contains("deserialize_with = \"::schemcp_runtime::__private::present\""),
+        "{code}"
+    );
+    assert!(
+        warnings[0].contains("a Rust type for object values"),
         "{warnings:?}"
     );
 }

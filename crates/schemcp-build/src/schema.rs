@@ -115,6 +115,102 @@ pub(crate) fn drop_opaque_nots(schema: &mut Value) {
     }
 }
 
+/// Appended to the name of an optional member that may be `null`, in the schema typify reads.
+/// typify's field names drop it (`fooBar\u{1}` is still `foo_bar`) and its `rename` keeps it,
+/// so [`crate::optional`] can find the member in the generated code.
+pub(crate) const NULLABLE_OPTIONAL: char = '\u{1}';
+
+/// Marks every optional member that may be `null` and makes it required, in the schema typify
+/// converts (not the one served or validated). typify types an optional member as `Option<T>`
+/// and a member that may be `null` as `Option<T>` too, so for one that is both, `null` and
+/// absent would read alike and an explicit `null` would be dropped. Required, the member gets
+/// the type that holds `null`; [`crate::optional`] then wraps it in an `Option` for absence.
+/// `nullable(reference)` says whether a `$ref` target may be `null`.
+pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str) -> bool) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for (keyword, value) in object.iter_mut() {
+        match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => map
+                .values_mut()
+                .for_each(|child| mark_nullable_optionals(child, nullable)),
+            (Some(Children::One | Children::List), Value::Array(list)) => list
+                .iter_mut()
+                .for_each(|child| mark_nullable_optionals(child, nullable)),
+            (Some(Children::One), child) => mark_nullable_optionals(child, nullable),
+            _ => {}
+        }
+    }
+    let required: Vec<String> = match object.get("required") {
+        Some(Value::Array(list)) => list
+            .iter()
+            .filter_map(|name| name.as_str().map(str::to_string))
+            .collect(),
+        None => Vec::new(),
+        Some(_) => return,
+    };
+    let Some(Value::Object(properties)) = object.get_mut("properties") else {
+        return;
+    };
+    let marked: Vec<String> = properties
+        .iter()
+        .filter(|(name, schema)| !required.contains(name) && may_be_null(schema, nullable))
+        .map(|(name, _)| name.clone())
+        .collect();
+    if marked.is_empty() {
+        return;
+    }
+    // Rebuilt in order: the order of properties is the order of fields.
+    *properties = std::mem::take(properties)
+        .into_iter()
+        .map(|(name, schema)| match marked.contains(&name) {
+            true => (format!("{name}{NULLABLE_OPTIONAL}"), schema),
+            false => (name, schema),
+        })
+        .collect();
+    let mut required: Vec<Value> = required.into_iter().map(Value::String).collect();
+    required.extend(
+        marked
+            .iter()
+            .map(|name| Value::String(format!("{name}{NULLABLE_OPTIONAL}"))),
+    );
+    object.insert("required".into(), Value::Array(required));
+}
+
+/// Whether `schema` itself says `null` is one of its values (a `type`, `enum` or `const`, or
+/// one branch of an `anyOf`/`oneOf` that does), or has no constraint at all.
+pub(crate) fn may_be_null(schema: &Value, nullable: &dyn Fn(&str) -> bool) -> bool {
+    let object = match schema {
+        Value::Bool(accepts) => return *accepts,
+        Value::Object(object) => object,
+        _ => return false,
+    };
+    if let Some(Value::String(reference)) = object.get("$ref") {
+        return nullable(reference);
+    }
+    let null_type = match object.get("type") {
+        Some(Value::String(kind)) => Some(kind == "null"),
+        Some(Value::Array(kinds)) => Some(kinds.iter().any(|k| k == "null")),
+        _ => None,
+    };
+    let null_enum = match (object.get("enum"), object.get("const")) {
+        (Some(Value::Array(values)), _) => Some(values.contains(&Value::Null)),
+        (_, Some(value)) => Some(value.is_null()),
+        _ => None,
+    };
+    let branches = ["anyOf", "oneOf"]
+        .iter()
+        .find_map(|k| match object.get(*k) {
+            Some(Value::Array(list)) => Some(list.iter().any(|b| may_be_null(b, nullable))),
+            _ => None,
+        });
+    match (null_type, null_enum, branches) {
+        (None, None, None) => false,
+        (t, e, b) => t != Some(false) && e != Some(false) && b != Some(false),
+    }
+}
+
 /// Rewrites every fixed-length `prefixItems` array (in the copy of a schema the generator
 /// converts) to the draft-07 form typify reads as a Rust tuple: `items` as the list of element
 /// schemas, `additionalItems` for the elements past them, `minItems` = `maxItems` = the
@@ -450,6 +546,60 @@ mod tests {
                 },
                 "$defs": { "A": {} }
             })
+        );
+    }
+
+    #[test]
+    fn optional_members_that_may_be_null_are_marked_and_required() {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {
+                "id": { "type": "string" },
+                "note": { "type": ["string", "null"] },
+                "level": { "enum": ["low", null] },
+                "either": { "anyOf": [{ "type": "integer" }, { "type": "null" }] },
+                "never_null": { "type": ["string", "null"], "enum": ["a"] },
+                "kept": { "type": ["string", "null"] },
+                "shared": { "$ref": "#/$defs/Maybe" },
+                "inner": {
+                    "type": "object",
+                    "properties": { "n": { "const": null } }
+                }
+            },
+            "required": ["id", "kept"]
+        });
+        mark_nullable_optionals(&mut schema, &|reference| reference == "#/$defs/Maybe");
+        let marked = |name: &str| format!("{name}{NULLABLE_OPTIONAL}");
+        let properties: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(
+            properties,
+            [
+                "id".to_string(),
+                marked("note"),
+                marked("level"),
+                marked("either"),
+                "never_null".to_string(),
+                "kept".to_string(),
+                marked("shared"),
+                "inner".to_string(),
+            ]
+            .iter()
+            .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            schema["required"],
+            json!([
+                "id",
+                "kept",
+                marked("note"),
+                marked("level"),
+                marked("either"),
+                marked("shared")
+            ])
+        );
+        assert_eq!(
+            schema["properties"]["inner"]["required"],
+            json!([marked("n")])
         );
     }
 

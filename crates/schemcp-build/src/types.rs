@@ -13,7 +13,9 @@
 //!   `Root.mode` becomes the `$defs/RootMode` type). We convert the whole set once with every
 //!   definition under a *mangled* name that cannot collide, predict the real names from that,
 //!   rename definitions until every name is unique, and check afterwards that typify produced
-//!   exactly as many types as predicted.
+//!   exactly as many types as predicted. The real conversion usually keeps the names it starts
+//!   with, so it runs on this thread while the mangled one runs on another, and is redone only
+//!   when a name had to change.
 
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -28,7 +30,7 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 use crate::names::pascal;
 use crate::schema::{
     canonical, closed_tuples, decode_segment, drop_opaque_nots, escape, for_each_ref_mut,
-    for_each_subschema, untyped_subschemas,
+    for_each_subschema, mark_nullable_optionals, may_be_null, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -83,7 +85,7 @@ pub(crate) struct Options {
 /// The converted types.
 pub(crate) struct Types {
     /// typify's items plus aliases for roots that are not named types; paths not yet rewritten.
-    pub items: TokenStream,
+    pub items: syn::File,
     pub inputs: Vec<TokenStream>,
     pub outputs: Vec<Option<TokenStream>>,
     /// Renames and fallbacks, reported as warnings.
@@ -176,76 +178,91 @@ pub(crate) fn generate(
 
     // The whole set under mangled names: the names typify will derive, without collisions.
     let mangled_names: Vec<String> = (0..classes.len()).map(mangled).collect();
+    let first_names = names.clone();
+    let first_warnings = warnings.len();
     let mut fallback = BTreeSet::new();
     // The whole set is converted first; only when that fails are the classes probed one by one
     // (a thousand small conversions for a large set), so that a failure names its own file and
-    // pointer.
-    let mut whole = plan
-        .convert(&mangled_names, &fallback)
-        .ok()
-        .filter(|converted| unique_members(&converted.tokens).is_ok());
-    let mut problems = Vec::new();
-    for c in (0..classes.len()).filter(|_| whole.is_none()) {
-        if let Err(message) = plan.probe(c, &mangled_names) {
-            let member = &members[classes[c].first()];
-            if options.fallback_to_value {
-                fallback.insert(c);
-                warnings.push(fallback_warning(member, &names[c], &message));
-            } else {
-                problems.push(Problem {
-                    tool: Some(member.tool),
-                    pointer: member.pointer.clone(),
-                    code: "unsupported-schema",
-                    message: format!("this schema cannot become a Rust type: {message}"),
-                    help: Some(
-                        "change the schema, or opt in to `Builder::fallback_to_value(true)` to \
-                         use serde_json::Value for it"
-                            .into(),
-                    ),
-                });
+    // pointer. Field names do not depend on type names, so duplicate fields are looked for once,
+    // in the final code, and only a failure there sends the set back to be probed.
+    // The prediction (mangled names) on another thread; the real conversion here, under the
+    // names as they stand, which are final unless a predicted name collides.
+    let (prediction, rendered) = std::thread::scope(|scope| {
+        let prediction = scope.spawn(|| plan.predict(&mangled_names, &BTreeSet::new()));
+        let rendered = plan.render(&names, &BTreeSet::new());
+        let prediction = prediction
+            .join()
+            .unwrap_or_else(|payload| panic::resume_unwind(payload));
+        (prediction, rendered)
+    });
+    let mut whole = prediction.ok();
+    let mut speculative = Some((names.clone(), rendered));
+    let mut probed = false;
+    let (real, file, predicted) = loop {
+        if whole.is_none() && !probed {
+            probed = true;
+            let mut problems = Vec::new();
+            for c in 0..classes.len() {
+                if let Err(message) = plan.probe(c, &mangled_names) {
+                    let member = &members[classes[c].first()];
+                    if options.fallback_to_value {
+                        fallback.insert(c);
+                        warnings.push(fallback_warning(member, &names[c], &message));
+                    } else {
+                        problems.push(unsupported(member, &message));
+                    }
+                }
+            }
+            if !problems.is_empty() {
+                return Err(problems);
             }
         }
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-
-    let mut predicted;
-    loop {
-        let probe = match whole.take() {
-            Some(converted) => converted,
-            None => plan
-                .convert(&mangled_names, &fallback)
-                .map_err(|message| vec![set_problem(&message)])?,
+        let predicted = loop {
+            let prediction = match whole.take() {
+                Some(prediction) => prediction,
+                None => plan
+                    .predict(&mangled_names, &fallback)
+                    .map_err(|message| vec![set_problem(&message)])?,
+            };
+            let mut trial_names = names.clone();
+            let mut trial_warnings = Vec::new();
+            match plan.resolve_collisions(
+                &prediction,
+                &tool_pascal,
+                &mut trial_names,
+                &mut trial_warnings,
+            ) {
+                Ok(()) => {
+                    names = trial_names;
+                    warnings.extend(trial_warnings);
+                    break prediction.named;
+                }
+                // With the opt-in, a schema that cannot get a unique name becomes a Value instead.
+                Err((problems, Some(c))) if options.fallback_to_value && !fallback.contains(&c) => {
+                    let member = &members[classes[c].first()];
+                    fallback.insert(c);
+                    warnings.push(fallback_warning(member, &names[c], &problems[0].message));
+                }
+                Err((problems, _)) => return Err(problems),
+            }
         };
-        predicted = probe.named_types();
-        let mut trial_names = names.clone();
-        let mut trial_warnings = Vec::new();
-        match plan.resolve_collisions(
-            &probe,
-            &predicted,
-            &tool_pascal,
-            &mut trial_names,
-            &mut trial_warnings,
-        ) {
-            Ok(()) => {
-                names = trial_names;
-                warnings.extend(trial_warnings);
-                break;
+        let rendered = match speculative.take() {
+            Some((used, rendered)) if used == names && fallback.is_empty() => rendered,
+            _ => plan.render(&names, &fallback),
+        };
+        match rendered {
+            Ok((real, file)) => break (real, file, predicted),
+            Err(message) if probed => return Err(vec![set_problem(&message)]),
+            // Something only rendering shows (a panic in typify's output, two properties that
+            // become one field): start over with every class probed on its own.
+            Err(_) => {
+                names = first_names.clone();
+                warnings.truncate(first_warnings);
+                fallback.clear();
             }
-            // With the opt-in, a schema that cannot get a unique name becomes a Value instead.
-            Err((problems, Some(c))) if options.fallback_to_value && !fallback.contains(&c) => {
-                let member = &members[classes[c].first()];
-                fallback.insert(c);
-                warnings.push(fallback_warning(member, &names[c], &problems[0].message));
-            }
-            Err((problems, _)) => return Err(problems),
         }
-    }
+    };
 
-    let real = plan
-        .convert(&names, &fallback)
-        .map_err(|message| vec![set_problem(&message)])?;
     let produced = real.named_types();
     let mut seen = BTreeSet::new();
     let duplicate = produced.iter().find(|name| !seen.insert(name.as_str()));
@@ -313,9 +330,14 @@ pub(crate) fn generate(
         }
     }
     outputs.resize(tools.len(), None);
-    let space = real.tokens;
+    let mut items = file;
+    items.items.extend(
+        parse_file(quote! { #(#aliases)* })
+            .map_err(|m| vec![set_problem(&m)])?
+            .items,
+    );
     Ok(Types {
-        items: quote! { #space #(#aliases)* },
+        items,
         inputs,
         outputs,
         warnings,
@@ -882,31 +904,7 @@ fn other_than(target: &Value) -> Option<&'static str> {
             .get("required")
             .and_then(Value::as_array)
             .is_none_or(|r| r.iter().all(|k| k.as_str().is_some_and(plain)));
-    // typify skips an optional member when it is `null` (`Option<Value>`), an empty array or an
-    // empty map, which would drop members of valid values: optional members must be scalars.
-    let required: Vec<&str> = object
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let optional_scalars = object
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_none_or(|p| {
-            p.iter().all(|(name, schema)| {
-                required.contains(&name.as_str())
-                    || *schema == Value::Bool(false)
-                    || schema
-                        .get("type")
-                        .and_then(Value::as_str)
-                        .is_some_and(|t| ["string", "integer", "number", "boolean"].contains(&t))
-            })
-        });
-    if only(&OBJECT)
-        && OBJECT.iter().any(|k| object.contains_key(*k))
-        && names_plain
-        && optional_scalars
-    {
+    if only(&OBJECT) && OBJECT.iter().any(|k| object.contains_key(*k)) && names_plain {
         Some("object")
     } else if only(&ARRAY) && object.contains_key("items") {
         Some("array")
@@ -1060,8 +1058,18 @@ struct Plan<'a> {
 struct Converted {
     space: TypeSpace,
     ids: Vec<Option<TypeId>>,
-    /// `space.to_stream()`, made once: it is the costliest step for a large set.
-    tokens: TokenStream,
+    /// `space.to_stream()`, made only when asked: it is the costliest step for a large set,
+    /// and only the final conversion is rendered.
+    tokens: Option<TokenStream>,
+}
+
+/// What the mangled conversion tells about the real one, as plain data (it is made on another
+/// thread, and typify's types cannot cross threads).
+struct Prediction {
+    /// The named types, under mangled names, sorted.
+    named: Vec<String>,
+    /// Root classes that are not named types of their own, so they get an alias.
+    aliased: Vec<usize>,
 }
 
 impl Converted {
@@ -1160,8 +1168,7 @@ impl Plan<'_> {
     /// mangled conversion derived.
     fn resolve_collisions(
         &self,
-        probe: &Converted,
-        predicted_mangled: &[String],
+        prediction: &Prediction,
         tool_pascal: &[String],
         names: &mut [String],
         warnings: &mut Vec<Problem>,
@@ -1176,19 +1183,11 @@ impl Plan<'_> {
             Titled,
         }
         // Roots that are not named types get an alias under their name, which must be unique too.
-        let aliases: Vec<usize> = (0..self.classes.len())
-            .filter(|&c| !self.classes[c].is_def)
-            .filter(|&c| {
-                probe.ids[c]
-                    .as_ref()
-                    .and_then(|id| probe.space.get_type(id).ok())
-                    .is_some_and(|t| t.name() != mangled(c))
-            })
-            .collect();
+        let aliases = &prediction.aliased;
         let mut last_victim = None;
         for _ in 0..1000 {
             let mut by_name: BTreeMap<String, Vec<Source>> = BTreeMap::new();
-            for name in predicted_mangled {
+            for name in &prediction.named {
                 let (real, source) = match demangle(name) {
                     Some((c, "")) => (names[c].clone(), Source::Own(c)),
                     Some((c, rest)) => (format!("{}{rest}", names[c]), Source::Inline(c)),
@@ -1196,7 +1195,7 @@ impl Plan<'_> {
                 };
                 by_name.entry(real).or_default().push(source);
             }
-            for &c in &aliases {
+            for &c in aliases {
                 by_name
                     .entry(names[c].clone())
                     .or_default()
@@ -1299,6 +1298,13 @@ impl Plan<'_> {
             .map(|(r, target)| (r.as_str(), self.class_of[*target]))
             .collect();
         let mut schema = member.schema.clone();
+        // Before references are renamed: `member.refs` knows them by their written form.
+        let nullable = |reference: &str| {
+            member.refs.iter().any(|(r, target)| {
+                r == reference && may_be_null(&self.members[*target].schema, &|_| false)
+            })
+        };
+        mark_nullable_optionals(&mut schema, &nullable);
         for_each_ref_mut(&mut schema, member.def_key.is_none(), &mut |reference| {
             if let Some(&target) = targets.get(reference.as_str()) {
                 *reference = format!("#/$defs/{}", names[target]);
@@ -1314,6 +1320,42 @@ impl Plan<'_> {
     fn parse(&self, schema: Value) -> Result<schemars::schema::Schema, String> {
         serde_json::from_value(schema)
             .map_err(|e| format!("not a JSON Schema typify can read: {e}"))
+    }
+
+    /// Converts every class under `mangled` names and keeps what [`Plan::resolve_collisions`]
+    /// needs.
+    fn predict(
+        &self,
+        mangled: &[String],
+        fallback: &BTreeSet<usize>,
+    ) -> Result<Prediction, String> {
+        let converted = self.convert(mangled, fallback, false)?;
+        let aliased = (0..self.classes.len())
+            .filter(|&c| !self.classes[c].is_def)
+            .filter(|&c| {
+                converted.ids[c]
+                    .as_ref()
+                    .and_then(|id| converted.space.get_type(id).ok())
+                    .is_some_and(|t| t.name() != mangled[c])
+            })
+            .collect();
+        Ok(Prediction {
+            named: converted.named_types(),
+            aliased,
+        })
+    }
+
+    /// Converts every class under its final `names` and parses the code, checking that no two
+    /// members of a type collide.
+    fn render(
+        &self,
+        names: &[String],
+        fallback: &BTreeSet<usize>,
+    ) -> Result<(Converted, syn::File), String> {
+        let mut converted = self.convert(names, fallback, true)?;
+        let file = parse_file(converted.tokens.take().expect("rendered"))?;
+        unique_members(&file)?;
+        Ok((converted, file))
     }
 
     /// Converts class `c` alone, under the `mangled` names of every class; the definitions it
@@ -1340,12 +1382,18 @@ impl Plan<'_> {
         }
         // Rendering can panic too (typify finalizes lazily in places).
         let tokens = guarded(|| Ok(space.to_stream()))?;
-        unique_members(&tokens)
+        unique_members(&parse_file(tokens)?)
     }
 
     /// Converts every class in one space under `names`; classes in `fallback` become
     /// `serde_json::Value`.
-    fn convert(&self, names: &[String], fallback: &BTreeSet<usize>) -> Result<Converted, String> {
+    /// With `render`, also renders the space (`tokens`).
+    fn convert(
+        &self,
+        names: &[String],
+        fallback: &BTreeSet<usize>,
+        render: bool,
+    ) -> Result<Converted, String> {
         let schema_of = |c: usize| -> Result<schemars::schema::Schema, String> {
             if fallback.contains(&c) {
                 Ok(schemars::schema::Schema::Object(Default::default()))
@@ -1372,8 +1420,32 @@ impl Plan<'_> {
             };
             ids[c] = Some(id);
         }
-        let tokens = guarded(|| Ok(space.to_stream()))?;
+        let tokens = if render {
+            Some(guarded(|| Ok(space.to_stream()))?)
+        } else {
+            None
+        };
         Ok(Converted { space, ids, tokens })
+    }
+}
+
+/// typify's output as a syntax tree; taking the stream by value spares a deep copy of it.
+fn parse_file(tokens: TokenStream) -> Result<syn::File, String> {
+    syn::parse2(tokens).map_err(|e| format!("typify produced Rust that does not parse: {e}"))
+}
+
+/// The error for a schema that cannot be typed, without the fallback opt-in.
+fn unsupported(member: &Member, message: &str) -> Problem {
+    Problem {
+        tool: Some(member.tool),
+        pointer: member.pointer.clone(),
+        code: "unsupported-schema",
+        message: format!("this schema cannot become a Rust type: {message}"),
+        help: Some(
+            "change the schema, or opt in to `Builder::fallback_to_value(true)` to use \
+             serde_json::Value for it"
+                .into(),
+        ),
     }
 }
 
@@ -1391,10 +1463,7 @@ fn fallback_warning(member: &Member, name: &str, reason: &str) -> Problem {
 /// typify turns property names into field names by case conversion, so distinct properties
 /// (`foo\nbar`, `foo bar`, `foo_bar`) can become the same field, which does not compile. Finds
 /// such a struct (or enum) in typify's output.
-fn unique_members(tokens: &TokenStream) -> Result<(), String> {
-    let Ok(file) = syn::parse2::<syn::File>(tokens.clone()) else {
-        return Err("typify produced Rust that does not parse".into());
-    };
+fn unique_members(file: &syn::File) -> Result<(), String> {
     // The JSON name of a field or variant: its `#[serde(rename = "...")]`, or its identifier.
     fn json_name(attrs: &[syn::Attribute], ident: &syn::Ident) -> String {
         let mut name = ident.to_string().trim_start_matches("r#").to_string();
@@ -1450,29 +1519,59 @@ thread_local! {
     static QUIET: Cell<bool> = const { Cell::new(false) };
 }
 
+type Hook = Box<dyn Fn(&panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
+
+/// The panic hook that keeps [`QUIET`] threads quiet, installed while any thread is in
+/// [`guarded`]. The hook it replaced is put back itself when the last one leaves, not wrapped:
+/// a wrapper per call would nest one closure deeper on every call (thousands for a large
+/// contract set). Counting instead of locking lets two threads run typify at once.
+struct QuietHook;
+
+static HOOK: Mutex<(usize, Option<Arc<Hook>>)> = Mutex::new((0, None));
+
+impl QuietHook {
+    fn enter() -> QuietHook {
+        let mut hook = HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if hook.0 == 0 {
+            let previous = Arc::new(panic::take_hook());
+            let delegate = Arc::clone(&previous);
+            panic::set_hook(Box::new(move |info| {
+                if !QUIET.with(Cell::get) {
+                    delegate(info);
+                }
+            }));
+            hook.1 = Some(previous);
+        }
+        hook.0 += 1;
+        QuietHook
+    }
+}
+
+impl Drop for QuietHook {
+    fn drop(&mut self) {
+        let mut hook = HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        hook.0 -= 1;
+        if hook.0 > 0 {
+            return;
+        }
+        drop(panic::take_hook());
+        if let Some(previous) = hook.1.take() {
+            match Arc::try_unwrap(previous) {
+                Ok(previous) => panic::set_hook(previous),
+                Err(shared) => panic::set_hook(Box::new(move |info| shared(info))),
+            }
+        }
+    }
+}
+
 /// Runs one typify call, turning a panic or an error into a message. The panic hook is silenced
 /// for this thread only while the call runs, so typify's panic does not print a backtrace into
 /// the build log; other threads' panics still reach the previous hook.
 fn guarded<T>(f: impl FnOnce() -> Result<T, typify::Error>) -> Result<T, String> {
-    static HOOK: Mutex<()> = Mutex::new(());
-    let _serialized = HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    // The previous hook is put back itself afterwards, not wrapped: a wrapper per call would
-    // nest one closure deeper on every call (thousands for a large contract set).
-    let previous = Arc::new(panic::take_hook());
-    let delegate = Arc::clone(&previous);
-    panic::set_hook(Box::new(move |info| {
-        if !QUIET.with(Cell::get) {
-            delegate(info);
-        }
-    }));
+    let _hook = QuietHook::enter();
     QUIET.with(|quiet| quiet.set(true));
     let result = panic::catch_unwind(AssertUnwindSafe(f));
     QUIET.with(|quiet| quiet.set(false));
-    drop(panic::take_hook());
-    match Arc::try_unwrap(previous) {
-        Ok(hook) => panic::set_hook(hook),
-        Err(shared) => panic::set_hook(Box::new(move |info| shared(info))),
-    }
     match result {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(error)) => Err(format!("typify: {error}")),
@@ -1517,5 +1616,28 @@ mod tests {
         assert_eq!(result, Err("typify panicked: boom".to_string()));
         let ok: Result<u8, String> = guarded(|| Ok(1));
         assert_eq!(ok, Ok(1));
+    }
+
+    #[test]
+    fn guarded_runs_on_two_threads_at_once() {
+        let barrier = std::sync::Barrier::new(2);
+        std::thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| {
+                    for i in 0..200 {
+                        // Both threads are inside `guarded` together here, or this would wait
+                        // forever.
+                        let _ = guarded(|| {
+                            if i == 0 {
+                                barrier.wait();
+                            }
+                            Ok(())
+                        });
+                        let result: Result<(), String> = guarded(|| panic!("boom {i}"));
+                        assert_eq!(result, Err(format!("typify panicked: boom {i}")));
+                    }
+                });
+            }
+        });
     }
 }

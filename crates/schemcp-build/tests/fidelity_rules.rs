@@ -169,7 +169,7 @@ fn pointer_root_and_anchor_references_are_hoisted_into_definitions() {
         "an anchored definition is not copied: {code}"
     );
     assert!(
-        code.contains("pub children: ::std::vec::Vec<Root>"),
+        code.contains("pub children: ::std::option::Option<::std::vec::Vec<Root>>"),
         "{code}"
     );
     // A reference that names nothing is still refused at its pointer.

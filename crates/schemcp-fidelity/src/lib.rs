@@ -1190,9 +1190,11 @@ pub fn render(results: &[GroupResult], suite_label: &str) -> String {
          object that breaks `additionalProperties: false` or a string shorter than `minLength` \
          is rejected by the type while `12` still fits. Everything else (number keywords, which \
          typify does not check anyway; `patternProperties`, `unevaluated*`, `uniqueItems`, \
-         `format`; optional members that typify would drop when `null` or empty; open `anyOf` \
-         branches) stays `serde_json::Value` with a warning (or, without the opt-in, is refused), \
-         and validation does the rejecting.\n\n\
+         `format`; open `anyOf` branches) stays `serde_json::Value` with a warning (or, without \
+         the opt-in, is refused), and validation does the rejecting. Optional members keep what \
+         was sent: an empty array or map is `Some` of an empty `Vec` or map (typify's own output \
+         skips it), and a member that may be `null` reads an explicit `null` as a value \
+         (`Option<Option<T>>`, or `Some(Value::Null)`), never as absent.\n\n\
          The row below *strict* counts only the rejections of a type that holds every valid \
          instance of its group faithfully, i.e. without mistyping: typify then rejects {} \
          invalid instances, schemcp {} (input) and {} (output). The rest of typify's strict \
@@ -1200,9 +1202,8 @@ pub fn render(results: &[GroupResult], suite_label: &str) -> String {
          the same group), and from the groups typify has no type for (a panic or an error counts \
          as rejecting everything, as for every side). So *strict* as a whole cannot be matched \
          honestly: most of typify's lead is types that reject valid values, or no type at \
-         all. What schemcp could still type exactly and does not yet: optional members that \
-         are arrays, objects or untyped (typify skips them when empty or `null`; they need an \
-         `Option` that is not skipped), `patternProperties` (a map with checked keys) and \
+         all. What schemcp could still type exactly and does not yet: \
+         `patternProperties` (a map with checked keys) and \
          `prefixItems` arrays of variable length (a fixed length becomes a tuple; the suite's \
          `prefixItems` groups allow shorter arrays). The suite's `optional/` folder is not \
          measured.\n",

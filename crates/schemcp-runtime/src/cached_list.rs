@@ -6,97 +6,19 @@
 //! tool array once and, when an answer carries exactly that catalog, writes the envelope rmcp
 //! would have written around those bytes. Any other message goes through rmcp unchanged.
 //!
-//! Both paths write to one stream: [`LineGate`] lets rmcp's writer hold the stream from the
-//! first byte of a message to its flush, and the cached path takes the same lock for a whole
-//! answer, so two messages never interleave on the wire.
+//! Both paths queue whole messages on one [`Outbox`], so two messages never interleave on the
+//! wire.
 
 use std::future::Future;
 use std::io;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll, ready};
 
 use futures::future::Either;
 use rmcp::model::{JsonRpcMessage, ServerResult, Tool};
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use tokio::io::{AsyncWrite, AsyncWriteExt};
-use tokio::sync::{Mutex, OwnedMutexGuard};
 
-type Acquire<W> = Pin<Box<dyn Future<Output = OwnedMutexGuard<W>> + Send>>;
-
-/// The write half as rmcp's transport sees it: each message is written and flushed while
-/// holding the shared stream.
-pub(crate) struct LineGate<W> {
-    shared: Arc<Mutex<W>>,
-    guard: Option<OwnedMutexGuard<W>>,
-    acquiring: Option<Acquire<W>>,
-}
-
-impl<W: AsyncWrite + Unpin + Send + 'static> LineGate<W> {
-    /// The gate and the shared stream the cached path writes to.
-    pub(crate) fn new(write: W) -> (LineGate<W>, Arc<Mutex<W>>) {
-        let shared = Arc::new(Mutex::new(write));
-        let gate = LineGate {
-            shared: shared.clone(),
-            guard: None,
-            acquiring: None,
-        };
-        (gate, shared)
-    }
-
-    fn poll_guard(&mut self, cx: &mut Context<'_>) -> Poll<&mut W> {
-        if self.guard.is_none() {
-            // Uncontended (the usual case): no allocation.
-            if let Ok(guard) = self.shared.clone().try_lock_owned() {
-                self.guard = Some(guard);
-            } else {
-                let shared = &self.shared;
-                let acquiring = self
-                    .acquiring
-                    .get_or_insert_with(|| Box::pin(shared.clone().lock_owned()));
-                let guard = ready!(acquiring.as_mut().poll(cx));
-                self.acquiring = None;
-                self.guard = Some(guard);
-            }
-        }
-        Poll::Ready(self.guard.as_mut().expect("just acquired"))
-    }
-
-    /// Runs `op` on the stream, then lets go of it: the end of a message.
-    fn poll_and_release(
-        &mut self,
-        cx: &mut Context<'_>,
-        op: impl FnOnce(Pin<&mut W>, &mut Context<'_>) -> Poll<io::Result<()>>,
-    ) -> Poll<io::Result<()>> {
-        let write = ready!(self.poll_guard(cx));
-        let result = ready!(op(Pin::new(write), cx));
-        self.guard = None;
-        Poll::Ready(result)
-    }
-}
-
-impl<W: AsyncWrite + Unpin + Send + 'static> AsyncWrite for LineGate<W> {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        let write = ready!(self.get_mut().poll_guard(cx));
-        Pin::new(write).poll_write(cx, buf)
-    }
-
-    // rmcp's writer flushes after every message: that is where the message ends.
-    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.get_mut()
-            .poll_and_release(cx, |write, cx| write.poll_flush(cx))
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.get_mut()
-            .poll_and_release(cx, |write, cx| write.poll_shutdown(cx))
-    }
-}
+use crate::outbox::Outbox;
 
 /// One generation's tool list and its JSON array, serialized once.
 struct Serialized {
@@ -106,15 +28,15 @@ struct Serialized {
 
 /// Wraps rmcp's byte-stream transport; answers carrying one of `lists` are written from the
 /// cached bytes.
-pub(crate) struct CachedList<T, W> {
+pub(crate) struct CachedList<T> {
     inner: T,
-    write: Arc<Mutex<W>>,
+    outbox: Outbox,
     lists: Arc<[Serialized]>,
 }
 
-impl<T, W> CachedList<T, W> {
-    /// `write` is the stream behind `inner`'s [`LineGate`]; `lists` the catalogs to cache.
-    pub(crate) fn new(inner: T, write: Arc<Mutex<W>>, lists: &[Arc<[Tool]>]) -> Self {
+impl<T> CachedList<T> {
+    /// `outbox` is the queue `inner` writes to; `lists` the catalogs to cache.
+    pub(crate) fn new(inner: T, outbox: Outbox, lists: &[Arc<[Tool]>]) -> Self {
         let lists = lists
             .iter()
             .filter_map(|tools| {
@@ -127,7 +49,7 @@ impl<T, W> CachedList<T, W> {
             .collect();
         CachedList {
             inner,
-            write,
+            outbox,
             lists,
         }
     }
@@ -165,10 +87,9 @@ fn cached_answer(lists: &[Serialized], item: &mut TxJsonRpcMessage<RoleServer>) 
     Some(line)
 }
 
-impl<T, W> Transport<RoleServer> for CachedList<T, W>
+impl<T> Transport<RoleServer> for CachedList<T>
 where
     T: Transport<RoleServer, Error = io::Error>,
-    W: AsyncWrite + Unpin + Send + 'static,
 {
     type Error = io::Error;
 
@@ -178,12 +99,8 @@ where
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         match cached_answer(&self.lists, &mut item) {
             Some(line) => {
-                let write = self.write.clone();
-                Either::Left(async move {
-                    let mut write = write.lock_owned().await;
-                    write.write_all(&line).await?;
-                    write.flush().await
-                })
+                let outbox = self.outbox.clone();
+                Either::Left(async move { outbox.push(line).await })
             }
             None => Either::Right(self.inner.send(item)),
         }

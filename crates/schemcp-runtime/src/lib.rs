@@ -42,6 +42,7 @@ mod cached_list;
 mod catalog;
 mod context;
 mod error;
+mod outbox;
 mod output;
 mod server;
 mod transport;
@@ -152,6 +153,36 @@ pub mod __private {
         is_string,
         "a string"
     );
+
+    /// Deserializes a member that is present, `null` included, as `Some`: generated code puts
+    /// it on optional members whose type can hold `null` (`Option<Value>`,
+    /// `Option<Option<T>>`), where serde alone would read an explicit `null` as absent and
+    /// drop it when the value is sent back.
+    ///
+    /// ```
+    /// use schemcp_runtime::__private::{serde, serde_json::{self, json, Value}};
+    /// #[derive(serde::Deserialize, serde::Serialize)]
+    /// #[serde(crate = "schemcp_runtime::__private::serde")]
+    /// struct Input {
+    ///     #[serde(
+    ///         default,
+    ///         deserialize_with = "schemcp_runtime::__private::present",
+    ///         skip_serializing_if = "Option::is_none"
+    ///     )]
+    ///     note: Option<Value>,
+    /// }
+    /// for sent in [json!({ "note": null }), json!({})] {
+    ///     let input: Input = serde_json::from_value(sent.clone()).unwrap();
+    ///     assert_eq!(serde_json::to_value(&input).unwrap(), sent);
+    /// }
+    /// ```
+    pub fn present<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+        T: serde::Deserialize<'de>,
+    {
+        T::deserialize(deserializer).map(Some)
+    }
 
     /// Deserializes validated arguments into the tool's input type. The schema already
     /// accepted them, so a failure means the type is stricter than the schema; the message

@@ -17,7 +17,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::cached_list::{CachedList, LineGate};
+use crate::cached_list::CachedList;
+use crate::outbox::Outbox;
 use crate::{Error, McpServer, ToolSet};
 
 /// How long finished HTTP responses get to reach their clients after the last in-flight call
@@ -80,11 +81,34 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    // rmcp writes through the gate; cached `tools/list` answers go to the same stream.
-    let (gate, write) = LineGate::new(write);
-    let rmcp_transport = AsyncRwTransport::new_server(read, gate);
-    let transport =
-        AnswerEveryRequest::new(CachedList::new(rmcp_transport, write, &server.catalogs()));
+    // rmcp's writer and the cached `tools/list` answers queue whole messages on one outbox;
+    // its task does the writing, and everything queued is written before this returns.
+    let (outbox, writer) = Outbox::spawn(write);
+    let rmcp_transport = AsyncRwTransport::new_server(read, outbox.writer());
+    let transport = AnswerEveryRequest::new(CachedList::new(
+        rmcp_transport,
+        outbox.clone(),
+        &server.catalogs(),
+    ));
+    let session = run_session(server, transport).await;
+    let written = outbox.finish(writer).await;
+    session?;
+    match written {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => {
+            // The client closed its end first; what it did not read, it chose not to.
+            tracing::info!("the client stopped reading before the last answers were written");
+            Ok(())
+        }
+        written => written.map_err(Error::Io),
+    }
+}
+
+async fn run_session<S, H, T>(server: McpServer<S, H>, transport: T) -> Result<(), Error>
+where
+    S: ToolSet,
+    H: ServerHandler,
+    T: Transport<RoleServer, Error = std::io::Error> + 'static,
+{
     let running = match rmcp::serve_server(server, transport).await {
         Ok(running) => running,
         Err(ServerInitializeError::ConnectionClosed(_)) => {

@@ -28,6 +28,121 @@ pub struct ForecastInput {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub days: ::std::option::Option<::std::num::NonZeroU64>,
 }
+///`KeepsMembersInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsMembersInput {
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub anything: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+    #[serde(
+        rename = "fromPython",
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub from_python: ::std::option::Option<::std::option::Option<i64>>,
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub labels: ::std::option::Option<
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    >,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub level: ::std::option::Option<::std::option::Option<KeepsMembersInputLevel>>,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub note: ::std::option::Option<Note>,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub nullable: ::std::option::Option<::std::option::Option<::std::string::String>>,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub shared: ::std::option::Option<MaybeNote>,
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
+///`KeepsMembersInputLevel`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsMembersInputLevel {
+    #[serde(rename = "low")]
+    Low,
+    #[serde(rename = "high")]
+    High,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for KeepsMembersInputLevel {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Low => f.write_str("low"),
+            Self::High => f.write_str("high"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsMembersInputLevel {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "low" => Ok(Self::Low),
+            "high" => Ok(Self::High),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsMembersInputLevel {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for KeepsMembersInputLevel {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`LossyInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -39,6 +154,66 @@ pub struct ForecastInput {
 #[allow(dead_code, clippy::all)]
 pub struct LossyInput {
     pub city: ::std::string::String,
+}
+///`MaybeNote`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct MaybeNote(pub ::std::option::Option<::std::string::String>);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for MaybeNote {
+    type Target = ::std::option::Option<::std::string::String>;
+    fn deref(&self) -> &::std::option::Option<::std::string::String> {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<MaybeNote> for ::std::option::Option<::std::string::String> {
+    fn from(value: MaybeNote) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::std::option::Option<::std::string::String>> for MaybeNote {
+    fn from(value: ::std::option::Option<::std::string::String>) -> Self {
+        Self(value)
+    }
+}
+///Anything at all.
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct Note(pub ::schemcp_runtime::__private::serde_json::Value);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for Note {
+    type Target = ::schemcp_runtime::__private::serde_json::Value;
+    fn deref(&self) -> &::schemcp_runtime::__private::serde_json::Value {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<Note> for ::schemcp_runtime::__private::serde_json::Value {
+    fn from(value: Note) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::schemcp_runtime::__private::serde_json::Value> for Note {
+    fn from(value: ::schemcp_runtime::__private::serde_json::Value) -> Self {
+        Self(value)
+    }
 }
 /// Error types.
 #[allow(dead_code, clippy::all)]
@@ -86,6 +261,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<Forecast, ::schemcp_runtime::ToolError>,
     > + ::std::marker::Send;
+    /// Optional members that are empty, null or absent come back as they were sent.
+    fn keeps_members(
+        &self,
+        input: KeepsMembersInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// An example the schema allows but the generated type cannot hold.
     fn lossy(
         &self,
@@ -125,6 +311,13 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::schemcp_runtime::Returned::structured(&output)
                 }
                 1 => {
+                    let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_members(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                2 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -243,6 +436,60 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `forecast` /outputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"tags\":[],\"labels\":{},\"anything\":null,\"nullable\":null,\"fromPython\":null,\"level\":null,\"shared\":null,\"note\":null}",
+                )
+                .unwrap();
+            let typed: KeepsMembersInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_members` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_members` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"tags\":[\"a\"],\"labels\":{\"k\":\"v\"},\"anything\":[1],\"nullable\":\"x\",\"fromPython\":3,\"level\":\"low\",\"shared\":\"y\",\"note\":{\"n\":1}}",
+                )
+                .unwrap();
+            let typed: KeepsMembersInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_members` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_members` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{}").unwrap();
+            let typed: KeepsMembersInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_members` /inputSchema/examples/2", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_members` /inputSchema/examples/2", example, back
             );
         }
         {

@@ -1,0 +1,264 @@
+//! Optional members that keep what was sent.
+//!
+//! typify gives an optional array or map member the type `Vec<T>` / `BTreeMap<K, V>` with
+//! `skip_serializing_if = "...::is_empty"`, so `{"tags": []}` reads as `{}` and is sent back
+//! as `{}`; and it gives an optional member that may be `null` (`{}`, a `$ref` to one) the type
+//! `Option<Value>`, where serde reads an explicit `null` as absent. Both drop a member of a
+//! valid value. Here such members become `Option<Vec<T>>` / `Option<BTreeMap<K, V>>`, skipped
+//! only when absent, and `Option<Value>` members read `null` as `Some(Value::Null)` (through
+//! the runtime's `present`). An optional member whose schema allows `null` reaches typify
+//! marked and required ([`crate::schema::mark_nullable_optionals`]), so its type holds `null`;
+//! here it gets the `Option` for absence back: `Option<Option<T>>`, `null` being `Some(None)`.
+
+use std::collections::BTreeSet;
+
+use quote::quote;
+use syn::{Field, GenericArgument, PathArguments, Type};
+
+use crate::schema::NULLABLE_OPTIONAL;
+
+/// Rewrites the optional members of every struct (and struct variant) in typify's output (before its paths are
+/// pointed at the runtime's re-exports).
+pub(crate) fn keep_optional_members(file: &mut syn::File) {
+    // Aliases and transparent newtypes of a type that holds `null` hold it too, at any depth.
+    let mut value_aliases = BTreeSet::new();
+    loop {
+        let found: BTreeSet<String> = file
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                syn::Item::Type(alias) if holds_null(&alias.ty, &value_aliases) => {
+                    Some(alias.ident.to_string())
+                }
+                syn::Item::Struct(newtype)
+                    if is_transparent(&newtype.attrs)
+                        && newtype.fields.len() == 1
+                        && newtype
+                            .fields
+                            .iter()
+                            .all(|f| holds_null(&f.ty, &value_aliases)) =>
+                {
+                    Some(newtype.ident.to_string())
+                }
+                _ => None,
+            })
+            .collect();
+        if found.len() == value_aliases.len() {
+            break;
+        }
+        value_aliases = found;
+    }
+    for item in &mut file.items {
+        match item {
+            syn::Item::Struct(item) => item
+                .fields
+                .iter_mut()
+                .for_each(|field| keep_member(field, &value_aliases)),
+            // typify inlines an object branch of an untagged enum as a struct variant.
+            syn::Item::Enum(item) => item
+                .variants
+                .iter_mut()
+                .flat_map(|variant| variant.fields.iter_mut())
+                .for_each(|field| keep_member(field, &value_aliases)),
+            _ => {}
+        }
+    }
+}
+
+/// A `serde` option: its name and, for `name = "value"`, the value.
+type SerdeOption = (String, Option<String>);
+
+/// The index of a field's `serde` attribute and its options, in order.
+fn serde_options(field: &Field) -> Option<(usize, Vec<SerdeOption>)> {
+    let (index, attr) = field
+        .attrs
+        .iter()
+        .enumerate()
+        .find(|(_, a)| a.path().is_ident("serde"))?;
+    let mut options = Vec::new();
+    attr.parse_nested_meta(|meta| {
+        let Some(name) = meta.path.get_ident().map(ToString::to_string) else {
+            return Err(meta.error("not a plain serde option"));
+        };
+        let value = if meta.input.peek(syn::Token![=]) {
+            let literal: syn::LitStr = meta.value()?.parse()?;
+            Some(literal.value())
+        } else {
+            None
+        };
+        options.push((name, value));
+        Ok(())
+    })
+    .ok()?;
+    Some((index, options))
+}
+
+fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) {
+    let Some((index, options)) = serde_options(field) else {
+        return;
+    };
+    let has = |name: &str| options.iter().any(|(n, _)| n == name);
+    let skip = options
+        .iter()
+        .find(|(n, _)| n == "skip_serializing_if")
+        .and_then(|(_, v)| v.as_deref())
+        .map(|v| v.replace(' ', ""));
+    let renamed = options
+        .iter()
+        .find(|(n, _)| n == "rename")
+        .and_then(|(_, v)| v.clone());
+    if let Some(name) = renamed
+        .as_deref()
+        .and_then(|name| name.strip_suffix(NULLABLE_OPTIONAL))
+    {
+        // Made required so that its type holds `null` (`schema::mark_nullable_optionals`);
+        // absent is the `Option` around that.
+        let name = field
+            .ident
+            .as_ref()
+            .is_none_or(|ident| ident != name)
+            .then(|| quote!(rename = #name,));
+        let ty = &field.ty;
+        field.ty = syn::parse_quote!(::std::option::Option<#ty>);
+        field.attrs[index] = syn::parse_quote! {
+            #[serde(
+                #name
+                default,
+                deserialize_with = "::schemcp_runtime::__private::present",
+                skip_serializing_if = "::std::option::Option::is_none"
+            )]
+        };
+        return;
+    }
+    if has("flatten") || has("deserialize_with") || has("with") {
+        return;
+    }
+    let rename = renamed.map(|name| quote!(rename = #name,));
+    let collection = skip
+        .as_deref()
+        .is_some_and(|s| s.ends_with("Vec::is_empty") || s.ends_with("Map::is_empty"));
+    if collection && has("default") {
+        let ty = &field.ty;
+        field.ty = syn::parse_quote!(::std::option::Option<#ty>);
+        field.attrs[index] = syn::parse_quote! {
+            #[serde(#rename default, skip_serializing_if = "::std::option::Option::is_none")]
+        };
+        return;
+    }
+    let optional = skip.as_deref() == Some("::std::option::Option::is_none") && !has("default");
+    if optional && option_inner(&field.ty).is_some_and(|inner| holds_null(inner, value_aliases)) {
+        field.attrs[index] = syn::parse_quote! {
+            #[serde(
+                #rename
+                default,
+                deserialize_with = "::schemcp_runtime::__private::present",
+                skip_serializing_if = "::std::option::Option::is_none"
+            )]
+        };
+    }
+}
+
+fn is_transparent(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("serde")
+            && attr
+                .parse_args::<syn::Ident>()
+                .is_ok_and(|ident| ident == "transparent")
+    })
+}
+
+/// `T` of `Option<T>`.
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return None;
+    };
+    match arguments.args.first()? {
+        GenericArgument::Type(inner) => Some(inner),
+        _ => None,
+    }
+}
+
+/// Whether `ty` reads `null` as a value of its own: `serde_json::Value`, an alias of it, or the
+/// runtime's "any value but one kind" types.
+fn holds_null(ty: &Type, value_aliases: &BTreeSet<String>) -> bool {
+    let Type::Path(path) = ty else { return false };
+    let segments: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    match segments.as_slice() {
+        [.., a, b] if a == "serde_json" && b == "Value" => true,
+        [.., last] if ["NotObject", "NotArray", "NotString"].contains(&last.as_str()) => true,
+        [only] => value_aliases.contains(only),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewritten(code: proc_macro2::TokenStream) -> String {
+        let mut file: syn::File = syn::parse2(code).unwrap();
+        keep_optional_members(&mut file);
+        prettyplease::unparse(&file)
+    }
+
+    #[test]
+    fn empty_collections_and_null_are_kept() {
+        let code = rewritten(quote! {
+            pub type Any = ::serde_json::Value;
+            #[serde(transparent)]
+            pub struct Wrapped(pub Any);
+            pub struct Input {
+                #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+                pub tags: ::std::vec::Vec<::std::string::String>,
+                #[serde(rename = "la-bels", default, skip_serializing_if = ":: std :: collections :: BTreeMap::is_empty")]
+                pub la_bels: ::std::collections::BTreeMap<::std::string::String, i64>,
+                #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+                pub anything: ::std::option::Option<::serde_json::Value>,
+                #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+                pub any: ::std::option::Option<Any>,
+                #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+                pub wrapped: ::std::option::Option<Wrapped>,
+                #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+                pub name: ::std::option::Option<::std::string::String>,
+                #[serde(flatten)]
+                pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                #[serde(default = "defaults::input_days")]
+                pub days: ::std::vec::Vec<i64>,
+            }
+        });
+        let expected = quote! {
+            pub type Any = ::serde_json::Value;
+            #[serde(transparent)]
+            pub struct Wrapped(pub Any);
+            pub struct Input {
+                #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+                pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+                #[serde(rename = "la-bels", default, skip_serializing_if = "::std::option::Option::is_none")]
+                pub la_bels: ::std::option::Option<::std::collections::BTreeMap<::std::string::String, i64>>,
+                #[serde(default, deserialize_with = "::schemcp_runtime::__private::present", skip_serializing_if = "::std::option::Option::is_none")]
+                pub anything: ::std::option::Option<::serde_json::Value>,
+                #[serde(default, deserialize_with = "::schemcp_runtime::__private::present", skip_serializing_if = "::std::option::Option::is_none")]
+                pub any: ::std::option::Option<Any>,
+                #[serde(default, deserialize_with = "::schemcp_runtime::__private::present", skip_serializing_if = "::std::option::Option::is_none")]
+                pub wrapped: ::std::option::Option<Wrapped>,
+                #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+                pub name: ::std::option::Option<::std::string::String>,
+                #[serde(flatten)]
+                pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+                #[serde(default = "defaults::input_days")]
+                pub days: ::std::vec::Vec<i64>,
+            }
+        };
+        assert_eq!(code, prettyplease::unparse(&syn::parse2(expected).unwrap()));
+    }
+}
