@@ -639,3 +639,50 @@ fn fixed_length_prefix_items_become_tuples() {
         "{errors:?}"
     );
 }
+
+/// typify ignores `patternProperties` but in one shape (a map with checked keys); elsewhere the
+/// members they describe are kept in a map of `serde_json::Value` instead of being dropped.
+#[test]
+fn pattern_properties_keep_their_members() {
+    let schema = object(json!({
+        "keyed": {
+            "type": "object",
+            "patternProperties": { "^x-": { "type": "string" } },
+            "additionalProperties": false
+        },
+        "mixed": {
+            "type": "object",
+            "properties": { "id": { "type": "string" } },
+            "patternProperties": { "^x-": { "type": "integer" } },
+            "additionalProperties": false
+        },
+        "only": {
+            "type": "object",
+            "patternProperties": { "^x-": { "type": "integer" }, "^y-": { "type": "string" } }
+        }
+    }));
+    let (code, warnings) = generate(&builder(), &[tool("t", schema, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        has(
+            &code,
+            "::std::collections::BTreeMap<TInputKeyedKey, ::std::string::String>"
+        ),
+        "{code}"
+    );
+    assert!(
+        has(
+            &code,
+            "pub struct TInputMixed { #[serde(skip_serializing_if = \"::std::option::Option::is_none\")] pub id: ::std::option::Option<::std::string::String>, #[serde(flatten)] pub extra:"
+        ),
+        "{code}"
+    );
+    assert!(!code.contains("deny_unknown_fields"), "{code}");
+    assert!(
+        has(
+            &code,
+            "pub only: ::schemcp_runtime::__private::serde_json::Map<"
+        ),
+        "{code}"
+    );
+}

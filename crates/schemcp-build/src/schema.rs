@@ -2,7 +2,7 @@
 //! entered, so data that merely looks like a schema (`enum`, `const`, `default`, `examples`) and
 //! properties that happen to be named `default` are handled correctly.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// How a keyword holds subschemas.
 enum Children {
@@ -113,6 +113,43 @@ pub(crate) fn drop_opaque_nots(schema: &mut Value) {
             _ => {}
         }
     }
+}
+
+/// Keeps the members `patternProperties` describe, in the schema typify converts. typify ignores
+/// `patternProperties` except in one shape (no `properties`, one pattern, `additionalProperties:
+/// false`), which it makes a map whose keys are checked against the pattern; in every other
+/// shape the members that match a pattern would be dropped (`{"patternProperties": ...}` alone
+/// became an empty struct) or, beside `additionalProperties: false`, rejected. There the pattern
+/// members (and any other) go into a map of `serde_json::Value` instead (`additionalProperties:
+/// {}`: a flattened `extra` map beside the declared members); validation enforces the patterns.
+pub(crate) fn open_pattern_properties(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for (keyword, value) in object.iter_mut() {
+        match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => {
+                map.values_mut().for_each(open_pattern_properties)
+            }
+            (Some(Children::One | Children::List), Value::Array(list)) => {
+                list.iter_mut().for_each(open_pattern_properties)
+            }
+            (Some(Children::One), child) => open_pattern_properties(child),
+            _ => {}
+        }
+    }
+    let patterns = match object.get("patternProperties") {
+        Some(Value::Object(patterns)) => patterns.len(),
+        _ => return,
+    };
+    let checked_keys = patterns == 1
+        && !object.contains_key("properties")
+        && object.get("additionalProperties") == Some(&Value::Bool(false));
+    if checked_keys {
+        return;
+    }
+    object.shift_remove("patternProperties");
+    object.insert("additionalProperties".into(), json!({}));
 }
 
 /// Appended to the name of an optional member that may be `null`, in the schema typify reads.

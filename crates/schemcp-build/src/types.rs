@@ -30,7 +30,8 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 use crate::names::pascal;
 use crate::schema::{
     canonical, closed_tuples, decode_segment, drop_opaque_nots, escape, for_each_ref_mut,
-    for_each_subschema, mark_nullable_optionals, may_be_null, untyped_subschemas,
+    for_each_subschema, mark_nullable_optionals, may_be_null, open_pattern_properties,
+    untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -459,6 +460,8 @@ fn collect_members(
                     degrade_unsupported(member, &defs, t, warnings);
                 }
                 untyped(member, t, fallback, warnings, &mut problems);
+                // After `untyped`, whose diagnostics name the keywords as written.
+                open_pattern_properties(&mut member.schema);
             }
             for member in &mut members[root..] {
                 let mut refs = Vec::new();

@@ -51,6 +51,8 @@ pub struct KeepsMembersInput {
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub from_python: ::std::option::Option<::std::option::Option<i64>>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub headers: ::std::option::Option<KeepsMembersInputHeaders>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub labels: ::std::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
@@ -80,7 +82,32 @@ pub struct KeepsMembersInput {
     )]
     pub shared: ::std::option::Option<MaybeNote>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub tagged: ::std::option::Option<
+        ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    >,
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
+///`KeepsMembersInputHeaders`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsMembersInputHeaders {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<::std::string::String>,
+    #[serde(flatten)]
+    pub extra: ::schemcp_runtime::__private::serde_json::Map<
+        ::std::string::String,
+        ::schemcp_runtime::__private::serde_json::Value,
+    >,
 }
 ///`KeepsMembersInputLevel`
 #[derive(
@@ -261,7 +288,7 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<Forecast, ::schemcp_runtime::ToolError>,
     > + ::std::marker::Send;
-    /// Optional members that are empty, null or absent come back as they were sent.
+    /// Optional members that are empty, null or absent, and members that match a pattern, come back as they were sent.
     fn keeps_members(
         &self,
         input: KeepsMembersInput,
@@ -440,7 +467,7 @@ pub(crate) mod schemcp_examples {
         }
         {
             let example: Value = serde_json::from_str(
-                    "{\"tags\":[],\"labels\":{},\"anything\":null,\"nullable\":null,\"fromPython\":null,\"level\":null,\"shared\":null,\"note\":null}",
+                    "{\"tags\":[],\"labels\":{},\"anything\":null,\"nullable\":null,\"fromPython\":null,\"level\":null,\"shared\":null,\"note\":null,\"headers\":{},\"tagged\":{}}",
                 )
                 .unwrap();
             let typed: KeepsMembersInput = serde_json::from_value(example.clone())
@@ -459,7 +486,7 @@ pub(crate) mod schemcp_examples {
         }
         {
             let example: Value = serde_json::from_str(
-                    "{\"tags\":[\"a\"],\"labels\":{\"k\":\"v\"},\"anything\":[1],\"nullable\":\"x\",\"fromPython\":3,\"level\":\"low\",\"shared\":\"y\",\"note\":{\"n\":1}}",
+                    "{\"tags\":[\"a\"],\"labels\":{\"k\":\"v\"},\"anything\":[1],\"nullable\":\"x\",\"fromPython\":3,\"level\":\"low\",\"shared\":\"y\",\"note\":{\"n\":1},\"headers\":{\"id\":\"h\",\"x-count\":2},\"tagged\":{\"x-a\":1,\"y-b\":\"c\"}}",
                 )
                 .unwrap();
             let typed: KeepsMembersInput = serde_json::from_value(example.clone())
