@@ -42,6 +42,7 @@ mod cached_list;
 mod catalog;
 mod context;
 mod error;
+mod fast_calls;
 mod outbox;
 mod output;
 mod server;

@@ -18,6 +18,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::cached_list::CachedList;
+use crate::fast_calls::{FastCalls, PIPE_CAPACITY};
 use crate::outbox::Outbox;
 use crate::{Error, McpServer, ToolSet};
 
@@ -84,9 +85,12 @@ where
     // rmcp's writer and the cached `tools/list` answers queue whole messages on one outbox;
     // its task does the writing, and everything queued is written before this returns.
     let (outbox, writer) = Outbox::spawn(write);
-    let rmcp_transport = AsyncRwTransport::new_server(read, outbox.writer());
+    // `tools/call` lines are parsed on the way in; rmcp's transport reads every other line
+    // from a pipe and writes every outgoing message.
+    let (to_rmcp, rmcp_read) = tokio::io::duplex(PIPE_CAPACITY);
+    let rmcp_transport = AsyncRwTransport::new_server(rmcp_read, outbox.writer());
     let transport = AnswerEveryRequest::new(CachedList::new(
-        rmcp_transport,
+        FastCalls::new(read, rmcp_transport, to_rmcp),
         outbox.clone(),
         &server.catalogs(),
     ));
