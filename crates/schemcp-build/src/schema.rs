@@ -144,12 +144,49 @@ pub(crate) fn open_pattern_properties(schema: &mut Value) {
     };
     let checked_keys = patterns == 1
         && !object.contains_key("properties")
-        && object.get("additionalProperties") == Some(&Value::Bool(false));
+        && object.get("additionalProperties") == Some(&Value::Bool(false))
+        && object["patternProperties"]
+            .as_object()
+            .is_some_and(|p| p.keys().all(|k| same_in_generated_code(k)));
     if checked_keys {
         return;
     }
     object.shift_remove("patternProperties");
     object.insert("additionalProperties".into(), json!({}));
+}
+
+/// Whether the generated code checks `pattern` as the validator does. typify's string
+/// newtypes test their pattern with `regress` without the Unicode flag, where `\p{Letter}` is
+/// a plain `p`; the validator reads it as a Unicode property. Such a newtype would reject
+/// strings the schema accepts.
+fn same_in_generated_code(pattern: &str) -> bool {
+    !pattern.contains("\\p{") && !pattern.contains("\\P{")
+}
+
+/// Leaves out of the schema typify converts every `pattern` the generated code would read
+/// differently from the validator ([`same_in_generated_code`]): the string stays a `String`,
+/// and validation enforces the pattern.
+pub(crate) fn drop_unicode_patterns(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for (keyword, value) in object.iter_mut() {
+        match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => {
+                map.values_mut().for_each(drop_unicode_patterns)
+            }
+            (Some(Children::One | Children::List), Value::Array(list)) => {
+                list.iter_mut().for_each(drop_unicode_patterns)
+            }
+            (Some(Children::One), child) => drop_unicode_patterns(child),
+            _ => {}
+        }
+    }
+    if let Some(Value::String(pattern)) = object.get("pattern")
+        && !same_in_generated_code(pattern)
+    {
+        object.shift_remove("pattern");
+    }
 }
 
 /// Appended to the name of an optional member that may be `null`, in the schema typify reads.
@@ -637,6 +674,32 @@ mod tests {
         assert_eq!(
             schema["properties"]["inner"]["required"],
             json!([marked("n")])
+        );
+    }
+
+    #[test]
+    fn patterns_the_generated_code_reads_differently_are_left_to_validation() {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {
+                "word": { "type": "string", "pattern": "\\p{Letter}cole" },
+                "code": { "type": "string", "pattern": "^[A-Z]{3}$" },
+                "keys": {
+                    "type": "object",
+                    "patternProperties": { "^\\p{digit}+$": { "type": "string" } },
+                    "additionalProperties": false
+                }
+            }
+        });
+        drop_unicode_patterns(&mut schema);
+        open_pattern_properties(&mut schema);
+        assert_eq!(
+            schema["properties"],
+            json!({
+                "word": { "type": "string" },
+                "code": { "type": "string", "pattern": "^[A-Z]{3}$" },
+                "keys": { "type": "object", "additionalProperties": {} }
+            })
         );
     }
 

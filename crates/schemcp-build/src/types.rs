@@ -29,9 +29,9 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::schema::{
-    canonical, closed_tuples, decode_segment, drop_opaque_nots, escape, for_each_ref_mut,
-    for_each_subschema, mark_nullable_optionals, may_be_null, open_pattern_properties,
-    untyped_subschemas,
+    canonical, closed_tuples, decode_segment, drop_opaque_nots, drop_unicode_patterns, escape,
+    for_each_ref_mut, for_each_subschema, mark_nullable_optionals, may_be_null,
+    open_pattern_properties, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -462,6 +462,7 @@ fn collect_members(
                 untyped(member, t, fallback, warnings, &mut problems);
                 // After `untyped`, whose diagnostics name the keywords as written.
                 open_pattern_properties(&mut member.schema);
+                drop_unicode_patterns(&mut member.schema);
             }
             for member in &mut members[root..] {
                 let mut refs = Vec::new();
