@@ -36,6 +36,20 @@ fn children(keyword: &str) -> Option<Children> {
     })
 }
 
+/// Calls `f` on every direct subschema of `object` (through the keywords [`children`] knows).
+fn for_each_child_mut(object: &mut serde_json::Map<String, Value>, f: &mut dyn FnMut(&mut Value)) {
+    for (keyword, value) in object.iter_mut() {
+        match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => map.values_mut().for_each(&mut *f),
+            (Some(Children::One | Children::List), Value::Array(list)) => {
+                list.iter_mut().for_each(&mut *f)
+            }
+            (Some(Children::One), child) => f(child),
+            _ => {}
+        }
+    }
+}
+
 /// Escapes a JSON pointer segment.
 pub(crate) fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
@@ -101,18 +115,7 @@ pub(crate) fn drop_opaque_nots(schema: &mut Value) {
     if object.get("not").is_some_and(|negated| !readable(negated)) {
         object.shift_remove("not");
     }
-    for (keyword, value) in object.iter_mut() {
-        match (children(keyword), value) {
-            (Some(Children::Named), Value::Object(map)) => {
-                map.values_mut().for_each(drop_opaque_nots);
-            }
-            (Some(Children::One | Children::List), Value::Array(list)) => {
-                list.iter_mut().for_each(drop_opaque_nots);
-            }
-            (Some(Children::One), child) => drop_opaque_nots(child),
-            _ => {}
-        }
-    }
+    for_each_child_mut(object, &mut drop_opaque_nots);
 }
 
 /// Keeps the members `patternProperties` describe, in the schema typify converts. typify ignores
@@ -126,18 +129,7 @@ pub(crate) fn open_pattern_properties(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
-    for (keyword, value) in object.iter_mut() {
-        match (children(keyword), value) {
-            (Some(Children::Named), Value::Object(map)) => {
-                map.values_mut().for_each(open_pattern_properties)
-            }
-            (Some(Children::One | Children::List), Value::Array(list)) => {
-                list.iter_mut().for_each(open_pattern_properties)
-            }
-            (Some(Children::One), child) => open_pattern_properties(child),
-            _ => {}
-        }
-    }
+    for_each_child_mut(object, &mut open_pattern_properties);
     let patterns = match object.get("patternProperties") {
         Some(Value::Object(patterns)) => patterns.len(),
         _ => return,
@@ -170,18 +162,7 @@ pub(crate) fn drop_unicode_patterns(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
-    for (keyword, value) in object.iter_mut() {
-        match (children(keyword), value) {
-            (Some(Children::Named), Value::Object(map)) => {
-                map.values_mut().for_each(drop_unicode_patterns)
-            }
-            (Some(Children::One | Children::List), Value::Array(list)) => {
-                list.iter_mut().for_each(drop_unicode_patterns)
-            }
-            (Some(Children::One), child) => drop_unicode_patterns(child),
-            _ => {}
-        }
-    }
+    for_each_child_mut(object, &mut drop_unicode_patterns);
     if let Some(Value::String(pattern)) = object.get("pattern")
         && !same_in_generated_code(pattern)
     {
@@ -204,18 +185,9 @@ pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str
     let Value::Object(object) = schema else {
         return;
     };
-    for (keyword, value) in object.iter_mut() {
-        match (children(keyword), value) {
-            (Some(Children::Named), Value::Object(map)) => map
-                .values_mut()
-                .for_each(|child| mark_nullable_optionals(child, nullable)),
-            (Some(Children::One | Children::List), Value::Array(list)) => list
-                .iter_mut()
-                .for_each(|child| mark_nullable_optionals(child, nullable)),
-            (Some(Children::One), child) => mark_nullable_optionals(child, nullable),
-            _ => {}
-        }
-    }
+    for_each_child_mut(object, &mut |child| {
+        mark_nullable_optionals(child, nullable)
+    });
     let required: Vec<String> = match object.get("required") {
         Some(Value::Array(list)) => list
             .iter()
@@ -296,16 +268,7 @@ pub(crate) fn closed_tuples(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
-    for (keyword, value) in object.iter_mut() {
-        match (children(keyword), value) {
-            (Some(Children::Named), Value::Object(map)) => map.values_mut().for_each(closed_tuples),
-            (Some(Children::One | Children::List), Value::Array(list)) => {
-                list.iter_mut().for_each(closed_tuples)
-            }
-            (Some(Children::One), child) => closed_tuples(child),
-            _ => {}
-        }
-    }
+    for_each_child_mut(object, &mut closed_tuples);
     let Some(Value::Array(prefix)) = object.get("prefixItems") else {
         return;
     };
