@@ -97,65 +97,59 @@ fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) {
     let Some((index, options)) = serde_options(field) else {
         return;
     };
+    let value = |name: &str| {
+        options
+            .iter()
+            .find(|(n, _)| n == name)
+            .and_then(|(_, v)| v.as_deref())
+    };
     let has = |name: &str| options.iter().any(|(n, _)| n == name);
-    let skip = options
-        .iter()
-        .find(|(n, _)| n == "skip_serializing_if")
-        .and_then(|(_, v)| v.as_deref())
-        .map(|v| v.replace(' ', ""));
-    let renamed = options
-        .iter()
-        .find(|(n, _)| n == "rename")
-        .and_then(|(_, v)| v.clone());
-    if let Some(name) = renamed
+    let skip = value("skip_serializing_if").map(|v| v.replace(' ', ""));
+    let mut rename = value("rename").map(str::to_string);
+    // (wrap the type in an `Option`, read a present `null` as `Some`)
+    let (wrap, present) = match rename
         .as_deref()
-        .and_then(|name| name.strip_suffix(NULLABLE_OPTIONAL))
+        .and_then(|r| r.strip_suffix(NULLABLE_OPTIONAL))
     {
         // Made required so that its type holds `null` (`schema::mark_nullable_optionals`);
         // absent is the `Option` around that.
-        let name = field
-            .ident
-            .as_ref()
-            .is_none_or(|ident| ident != name)
-            .then(|| quote!(rename = #name,));
+        Some(name) => {
+            let name = name.to_string();
+            let as_ident = field.ident.as_ref().is_some_and(|ident| *ident == name);
+            rename = (!as_ident).then_some(name);
+            (true, true)
+        }
+        None if has("flatten") || has("deserialize_with") || has("with") => return,
+        None if has("default")
+            && skip
+                .as_deref()
+                .is_some_and(|s| s.ends_with("Vec::is_empty") || s.ends_with("Map::is_empty")) =>
+        {
+            (true, false)
+        }
+        None if !has("default")
+            && skip.as_deref() == Some("::std::option::Option::is_none")
+            && option_inner(&field.ty).is_some_and(|inner| holds_null(inner, value_aliases)) =>
+        {
+            (false, true)
+        }
+        None => return,
+    };
+    if wrap {
         let ty = &field.ty;
         field.ty = syn::parse_quote!(::std::option::Option<#ty>);
-        field.attrs[index] = syn::parse_quote! {
-            #[serde(
-                #name
-                default,
-                deserialize_with = "::schemcp_runtime::__private::present",
-                skip_serializing_if = "::std::option::Option::is_none"
-            )]
-        };
-        return;
     }
-    if has("flatten") || has("deserialize_with") || has("with") {
-        return;
-    }
-    let rename = renamed.map(|name| quote!(rename = #name,));
-    let collection = skip
-        .as_deref()
-        .is_some_and(|s| s.ends_with("Vec::is_empty") || s.ends_with("Map::is_empty"));
-    if collection && has("default") {
-        let ty = &field.ty;
-        field.ty = syn::parse_quote!(::std::option::Option<#ty>);
-        field.attrs[index] = syn::parse_quote! {
-            #[serde(#rename default, skip_serializing_if = "::std::option::Option::is_none")]
-        };
-        return;
-    }
-    let optional = skip.as_deref() == Some("::std::option::Option::is_none") && !has("default");
-    if optional && option_inner(&field.ty).is_some_and(|inner| holds_null(inner, value_aliases)) {
-        field.attrs[index] = syn::parse_quote! {
-            #[serde(
-                #rename
-                default,
-                deserialize_with = "::schemcp_runtime::__private::present",
-                skip_serializing_if = "::std::option::Option::is_none"
-            )]
-        };
-    }
+    let rename = rename.map(|name| quote!(rename = #name,));
+    let present =
+        present.then(|| quote!(deserialize_with = "::schemcp_runtime::__private::present",));
+    field.attrs[index] = syn::parse_quote! {
+        #[serde(
+            #rename
+            default,
+            #present
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+    };
 }
 
 fn is_transparent(attrs: &[syn::Attribute]) -> bool {

@@ -29,9 +29,9 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::schema::{
-    canonical, closed_tuples, decode_segment, drop_opaque_nots, drop_unicode_patterns, escape,
-    for_each_ref_mut, for_each_subschema, mark_nullable_optionals, may_be_null,
-    open_pattern_properties, untyped_subschemas,
+    NULLABLE_OPTIONAL, canonical, closed_tuples, decode_segment, drop_opaque_nots,
+    drop_unicode_patterns, escape, for_each_ref_mut, for_each_subschema, mark_nullable_optionals,
+    may_be_null, open_pattern_properties, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -148,7 +148,7 @@ pub(crate) fn generate(
 ) -> Result<Types, Vec<Problem>> {
     let tool_pascal: Vec<String> = tools.iter().map(|t| pascal(t.name)).collect();
     let mut warnings = Vec::new();
-    let (members, slots) = collect_members(
+    let (mut members, slots) = collect_members(
         tools,
         &tool_pascal,
         options.fallback_to_value,
@@ -168,6 +168,8 @@ pub(crate) fn generate(
         class.is_def |= member.def_key.is_some();
     }
     check_titled_inline(&members, tools)?;
+    // After every check that reports pointers into the schemas: the marks rename members.
+    mark_nullable(&mut members);
 
     let plan = Plan {
         members: &members,
@@ -1062,9 +1064,6 @@ struct Plan<'a> {
 struct Converted {
     space: TypeSpace,
     ids: Vec<Option<TypeId>>,
-    /// `space.to_stream()`, made only when asked: it is the costliest step for a large set,
-    /// and only the final conversion is rendered.
-    tokens: Option<TokenStream>,
 }
 
 /// What the mangled conversion tells about the real one, as plain data (it is made on another
@@ -1302,13 +1301,6 @@ impl Plan<'_> {
             .map(|(r, target)| (r.as_str(), self.class_of[*target]))
             .collect();
         let mut schema = member.schema.clone();
-        // Before references are renamed: `member.refs` knows them by their written form.
-        let nullable = |reference: &str| {
-            member.refs.iter().any(|(r, target)| {
-                r == reference && may_be_null(&self.members[*target].schema, &|_| false)
-            })
-        };
-        mark_nullable_optionals(&mut schema, &nullable);
         for_each_ref_mut(&mut schema, member.def_key.is_none(), &mut |reference| {
             if let Some(&target) = targets.get(reference.as_str()) {
                 *reference = format!("#/$defs/{}", names[target]);
@@ -1333,7 +1325,7 @@ impl Plan<'_> {
         mangled: &[String],
         fallback: &BTreeSet<usize>,
     ) -> Result<Prediction, String> {
-        let converted = self.convert(mangled, fallback, false)?;
+        let converted = self.convert(mangled, fallback)?;
         let aliased = (0..self.classes.len())
             .filter(|&c| !self.classes[c].is_def)
             .filter(|&c| {
@@ -1356,8 +1348,10 @@ impl Plan<'_> {
         names: &[String],
         fallback: &BTreeSet<usize>,
     ) -> Result<(Converted, syn::File), String> {
-        let mut converted = self.convert(names, fallback, true)?;
-        let file = parse_file(converted.tokens.take().expect("rendered"))?;
+        let converted = self.convert(names, fallback)?;
+        // Only the final conversion is rendered: `to_stream` is the costliest step for a large
+        // set.
+        let file = parse_file(guarded(|| Ok(converted.space.to_stream()))?)?;
         unique_members(&file)?;
         Ok((converted, file))
     }
@@ -1391,13 +1385,7 @@ impl Plan<'_> {
 
     /// Converts every class in one space under `names`; classes in `fallback` become
     /// `serde_json::Value`.
-    /// With `render`, also renders the space (`tokens`).
-    fn convert(
-        &self,
-        names: &[String],
-        fallback: &BTreeSet<usize>,
-        render: bool,
-    ) -> Result<Converted, String> {
+    fn convert(&self, names: &[String], fallback: &BTreeSet<usize>) -> Result<Converted, String> {
         let schema_of = |c: usize| -> Result<schemars::schema::Schema, String> {
             if fallback.contains(&c) {
                 Ok(schemars::schema::Schema::Object(Default::default()))
@@ -1424,12 +1412,7 @@ impl Plan<'_> {
             };
             ids[c] = Some(id);
         }
-        let tokens = if render {
-            Some(guarded(|| Ok(space.to_stream()))?)
-        } else {
-            None
-        };
-        Ok(Converted { space, ids, tokens })
+        Ok(Converted { space, ids })
     }
 }
 
@@ -1450,6 +1433,28 @@ fn unsupported(member: &Member, message: &str) -> Problem {
              serde_json::Value for it"
                 .into(),
         ),
+    }
+}
+
+/// Marks each member's optional members that may be `null` ([`mark_nullable_optionals`]),
+/// once, in the schemas typify converts. A `$ref` counts as nullable when its target's schema
+/// says so itself.
+fn mark_nullable(members: &mut [Member]) {
+    let nullable: Vec<Vec<String>> = members
+        .iter()
+        .map(|member| {
+            member
+                .refs
+                .iter()
+                .filter(|(_, target)| may_be_null(&members[*target].schema, &|_| false))
+                .map(|(reference, _)| reference.clone())
+                .collect()
+        })
+        .collect();
+    for (member, nullable) in members.iter_mut().zip(nullable) {
+        mark_nullable_optionals(&mut member.schema, &|reference| {
+            nullable.iter().any(|n| n == reference)
+        });
     }
 }
 
@@ -1475,7 +1480,11 @@ fn unique_members(file: &syn::File) -> Result<(), String> {
             let _ = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("rename") {
                     let value: syn::LitStr = meta.value()?.parse()?;
-                    name = value.value();
+                    // A member marked nullable-optional is still named as written.
+                    name = value
+                        .value()
+                        .trim_end_matches(NULLABLE_OPTIONAL)
+                        .to_string();
                 } else if meta.input.peek(syn::Token![=]) {
                     let _: syn::Expr = meta.value()?.parse()?;
                 }

@@ -744,18 +744,7 @@ impl<'a> Ctx<'a> {
         }
 
         // required
-        let req = |m: &Map<String, Value>| -> Vec<String> {
-            m.get("required")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(String::from)
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let (ro, rn) = (req(om), req(nm));
+        let (ro, rn) = (generate::required_names(om), generate::required_names(nm));
         for (i, r) in rn.iter().enumerate() {
             if !ro.contains(r) {
                 self.push(

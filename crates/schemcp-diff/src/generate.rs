@@ -818,8 +818,12 @@ fn properties_and_required(m: &Map<String, Value>) -> (Map<String, Value>, Vec<S
         .and_then(Value::as_object)
         .cloned()
         .unwrap_or_default();
-    let required = m
-        .get("required")
+    (props, required_names(m))
+}
+
+/// The names in a schema's `required` list (none when it has no list).
+pub(crate) fn required_names(m: &Map<String, Value>) -> Vec<String> {
+    m.get("required")
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()
@@ -827,6 +831,5 @@ fn properties_and_required(m: &Map<String, Value>) -> (Map<String, Value>, Vec<S
                 .map(String::from)
                 .collect()
         })
-        .unwrap_or_default();
-    (props, required)
+        .unwrap_or_default()
 }

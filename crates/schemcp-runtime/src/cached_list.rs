@@ -26,6 +26,16 @@ struct Serialized {
     json: Arc<[u8]>,
 }
 
+impl Serialized {
+    fn new(tools: &Arc<[Tool]>) -> Option<Serialized> {
+        let json = serde_json::to_vec(&**tools).ok()?;
+        Some(Serialized {
+            tools: tools.clone(),
+            json: json.into(),
+        })
+    }
+}
+
 /// Wraps rmcp's byte-stream transport; answers carrying one of `lists` are written from the
 /// cached bytes.
 pub(crate) struct CachedList<T> {
@@ -37,16 +47,7 @@ pub(crate) struct CachedList<T> {
 impl<T> CachedList<T> {
     /// `outbox` is the queue `inner` writes to; `lists` the catalogs to cache.
     pub(crate) fn new(inner: T, outbox: Outbox, lists: &[Arc<[Tool]>]) -> Self {
-        let lists = lists
-            .iter()
-            .filter_map(|tools| {
-                let json = serde_json::to_vec(&**tools).ok()?;
-                Some(Serialized {
-                    tools: tools.clone(),
-                    json: json.into(),
-                })
-            })
-            .collect();
+        let lists = lists.iter().filter_map(Serialized::new).collect();
         CachedList {
             inner,
             outbox,
@@ -144,10 +145,7 @@ mod tests {
     #[test]
     fn the_cached_answer_is_byte_for_byte_what_rmcp_writes() {
         let catalog = tools(3);
-        let lists = [Serialized {
-            tools: catalog.clone(),
-            json: serde_json::to_vec(&*catalog).unwrap().into(),
-        }];
+        let lists = [Serialized::new(&catalog).unwrap()];
         for ttl in [None, Some(60_000)] {
             let mut item = answer(&catalog, ttl);
             let mut expected = serde_json::to_vec(&item).unwrap();
@@ -168,10 +166,7 @@ mod tests {
     #[test]
     fn other_lists_and_messages_go_through_rmcp() {
         let catalog = tools(3);
-        let lists = [Serialized {
-            tools: catalog.clone(),
-            json: serde_json::to_vec(&*catalog).unwrap().into(),
-        }];
+        let lists = [Serialized::new(&catalog).unwrap()];
         assert!(cached_answer(&lists, &mut answer(&catalog[..2], None)).is_none());
         assert!(cached_answer(&lists, &mut answer(&tools(4), None)).is_none());
         let mut pong = ServerJsonRpcMessage::response(
