@@ -30,7 +30,7 @@
 //! }
 //! # use tools::Weather;
 //!
-//! #[tokio::main]
+//! #[tokio::main(flavor = "current_thread")] // one stdio client: see `serve_stdio`
 //! async fn main() -> Result<(), schemcp_runtime::Error> {
 //!     schemcp_runtime::serve_stdio(tools::server(Weather).with_info("weather", "1.0.0")).await
 //! }

@@ -142,9 +142,6 @@ async fn write_queued<W: AsyncWrite + Unpin>(shared: Arc<Shared>, mut out: W) ->
                 return out.flush().await;
             }
             shared.wake_writer.notified().await;
-            // Let the tasks that are ready run first: answers finishing in this turn of the
-            // scheduler join the batch instead of costing a write each.
-            tokio::task::yield_now().await;
             continue;
         }
         let written = async {

@@ -638,7 +638,10 @@ impl<S: ToolSet, H: ServerHandler> ServerHandler for McpServer<S, H> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        self.call(request, context)
+        // Boxed: rmcp spawns a task per request whose future holds this one, and moves it
+        // by value several times; a small pointer instead of the whole call state cuts
+        // those copies.
+        Box::pin(self.call(request, context))
             .await
             .map(CallToolResponse::Complete)
     }

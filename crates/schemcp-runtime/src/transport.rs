@@ -33,6 +33,10 @@ const HTTP_FLUSH_GRACE: Duration = Duration::from_secs(1);
 /// five times the throughput of `stdio()` when a client launches the server, and it drops no
 /// response at EOF). Log with `tracing` to stderr: stdout is the transport.
 ///
+/// A single-threaded runtime serves one stdio client with about half the CPU per call of a
+/// multi-threaded one (no worker has to wake another); keep the multi-threaded runtime when
+/// tools block without `spawn_blocking`.
+///
 /// ```no_run
 /// # use futures::future::BoxFuture;
 /// # use schemcp_runtime::{McpServer, Returned, ToolContext, ToolError, ToolSet};
@@ -42,7 +46,7 @@ const HTTP_FLUSH_GRACE: Duration = Duration::from_secs(1);
 /// #     fn call<'a>(&'a self, _: usize, _: serde_json::Value, _: &'a ToolContext)
 /// #     -> BoxFuture<'a, Result<Returned, ToolError>> { unreachable!() }
 /// # }
-/// #[tokio::main]
+/// #[tokio::main(flavor = "current_thread")]
 /// async fn main() -> Result<(), schemcp_runtime::Error> {
 ///     schemcp_runtime::serve_stdio(McpServer::new(Tools).with_info("tools", "1.0.0")).await
 /// }

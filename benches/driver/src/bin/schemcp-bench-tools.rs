@@ -65,7 +65,8 @@ impl ToolSet for Synthetic {
     }
 }
 
-#[tokio::main]
+// stdio on a single-threaded runtime, as README and examples/weather recommend.
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n = std::env::args()
         .nth(1)

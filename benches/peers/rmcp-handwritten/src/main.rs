@@ -1,5 +1,6 @@
 //! Benchmark peer: `get_weather` as a hand-written rmcp `ServerHandler` (no macros, no
-//! validation) served on `stdio_pipes()`, the fastest Rust stdio path rmcp offers.
+//! validation) served on `stdio_pipes()` on a single-threaded runtime: the fastest Rust stdio
+//! path rmcp offers.
 //!
 //! Usage: `bench-rmcp-handwritten` (stdio) or `bench-rmcp-handwritten --http ADDR` (Streamable
 //! HTTP at `/mcp`), or `bench-rmcp-handwritten --tools N` (stdio, N synthetic tools).
@@ -158,43 +159,50 @@ impl ServerHandler for Weather {
     }
 }
 
-#[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+type Error = Box<dyn std::error::Error>;
+
+fn main() -> Result<(), Error> {
     let mut args = std::env::args().skip(1);
     match (args.next().as_deref(), args.next()) {
-        (Some("--tools"), Some(n)) => {
-            let running = Weather::new(n.parse()?)
-                .serve(rmcp::transport::stdio_pipes())
-                .await?;
-            running.waiting().await?;
-        }
-        (None, _) => {
-            let running = Weather::new(0)
-                .serve(rmcp::transport::stdio_pipes())
-                .await?;
-            running.waiting().await?;
-        }
-        (Some("--http"), Some(addr)) => {
-            let weather = Weather::new(0);
-            let service = StreamableHttpService::new(
-                move || Ok(weather.clone()),
-                Arc::new(LocalSessionManager::default()),
-                StreamableHttpServerConfig::default(),
-            );
-            let router = axum::Router::new().nest_service("/mcp", service);
-            let listener = tokio::net::TcpListener::bind(addr.as_str()).await?;
-            eprintln!("listening on http://{}/mcp", listener.local_addr()?);
-            // As schemcp-runtime does: without TCP_NODELAY every response waits ~40 ms for
-            // the client's delayed ACK (Nagle), which would hide every other cost.
-            let listener = listener.tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            axum::serve(listener, router).await?;
-        }
+        // stdio on a single-threaded runtime, as examples/weather does: for one client on one
+        // pipe it is the fastest runtime for rmcp too, and this peer is the fastest Rust path.
+        (Some("--tools"), Some(n)) => single_threaded()?.block_on(stdio(Weather::new(n.parse()?))),
+        (None, _) => single_threaded()?.block_on(stdio(Weather::new(0))),
+        (Some("--http"), Some(addr)) => tokio::runtime::Runtime::new()?.block_on(http(&addr)),
         _ => {
             eprintln!("usage: bench-rmcp-handwritten [--http ADDR | --tools N]");
             std::process::exit(2);
         }
     }
+}
+
+fn single_threaded() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+}
+
+async fn stdio(weather: Weather) -> Result<(), Error> {
+    let running = weather.serve(rmcp::transport::stdio_pipes()).await?;
+    running.waiting().await?;
+    Ok(())
+}
+
+async fn http(addr: &str) -> Result<(), Error> {
+    let weather = Weather::new(0);
+    let service = StreamableHttpService::new(
+        move || Ok(weather.clone()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    eprintln!("listening on http://{}/mcp", listener.local_addr()?);
+    // As schemcp-runtime does: without TCP_NODELAY every response waits ~40 ms for the
+    // client's delayed ACK (Nagle), which would hide every other cost.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, router).await?;
     Ok(())
 }
