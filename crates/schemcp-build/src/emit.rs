@@ -40,7 +40,15 @@ pub(crate) struct FileParts<'a> {
     pub tools: Vec<ToolItem>,
 }
 
-/// The generated Rust file's text.
+/// The passes over typify's output that make the final types: optional members kept as sent,
+/// and paths through the runtime's re-exports. Done before [`render`] so that the examples can
+/// be followed through the very types the user compiles.
+pub(crate) fn finish_types(types: &mut syn::File) {
+    optional::keep_optional_members(types);
+    rewrite::rewrite_file(types);
+}
+
+/// The generated Rust file's text, around types already through [`finish_types`].
 pub(crate) fn render(parts: FileParts<'_>) -> Result<String, String> {
     let trait_ident = format_ident!("{}", parts.trait_name);
     let methods = parts.tools.iter().map(|tool| {
@@ -142,8 +150,6 @@ pub(crate) fn render(parts: FileParts<'_>) -> Result<String, String> {
     let examples = examples_test(&parts.tools);
     let tokens = quote! { #tokens #examples };
     let mut file = parts.types;
-    optional::keep_optional_members(&mut file);
-    rewrite::rewrite_file(&mut file);
     for item in &mut file.items {
         allow_lints(item);
     }

@@ -42,6 +42,7 @@ mod examples;
 mod names;
 mod optional;
 mod rewrite;
+mod round_trip;
 mod schema;
 mod types;
 
@@ -495,12 +496,18 @@ impl Builder {
                 output,
             });
         }
+        let mut items = types.items;
+        emit::finish_types(&mut items);
+        let lossy = round_trip::lossy_examples(&items, &tools);
+        if !lossy.is_empty() {
+            return Err(Failure::Problems(lossy));
+        }
         let source = display_dir(&self.schemas_dir);
         let code = emit::render(FileParts {
             header_source: &source,
             trait_name: &self.trait_name,
             catalog_file: CATALOG_FILE,
-            types: types.items,
+            types: items,
             tools,
         })
         .map_err(internal)?;

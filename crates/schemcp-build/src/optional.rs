@@ -66,19 +66,19 @@ pub(crate) fn keep_optional_members(file: &mut syn::File) {
 }
 
 /// A `serde` option: its name and, for `name = "value"`, the value.
-type SerdeOption = (String, Option<String>);
+pub(crate) type SerdeOption = (String, Option<String>);
 
-/// The index of a field's `serde` attribute and its options, in order.
-fn serde_options(field: &Field) -> Option<(usize, Vec<SerdeOption>)> {
-    let (index, attr) = field
-        .attrs
-        .iter()
-        .enumerate()
-        .find(|(_, a)| a.path().is_ident("serde"))?;
+/// The options of one `serde` attribute, in order; `None` if one is not a plain option.
+fn parse_serde(attr: &syn::Attribute) -> Option<Vec<SerdeOption>> {
     let mut options = Vec::new();
     attr.parse_nested_meta(|meta| {
-        let Some(name) = meta.path.get_ident().map(ToString::to_string) else {
-            return Err(meta.error("not a plain serde option"));
+        let name = if meta.path.is_ident("crate") {
+            "crate".to_string()
+        } else {
+            let Some(ident) = meta.path.get_ident() else {
+                return Err(meta.error("not a plain serde option"));
+            };
+            ident.to_string()
         };
         let value = if meta.input.peek(syn::Token![=]) {
             let literal: syn::LitStr = meta.value()?.parse()?;
@@ -90,7 +90,27 @@ fn serde_options(field: &Field) -> Option<(usize, Vec<SerdeOption>)> {
         Ok(())
     })
     .ok()?;
-    Some((index, options))
+    Some(options)
+}
+
+/// Every option of every `serde` attribute in `attrs`, in order; `None` if one is not a plain
+/// option.
+pub(crate) fn serde_options_of(attrs: &[syn::Attribute]) -> Option<Vec<SerdeOption>> {
+    let mut options = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        options.extend(parse_serde(attr)?);
+    }
+    Some(options)
+}
+
+/// The index of a field's `serde` attribute and its options, in order.
+fn serde_options(field: &Field) -> Option<(usize, Vec<SerdeOption>)> {
+    let (index, attr) = field
+        .attrs
+        .iter()
+        .enumerate()
+        .find(|(_, a)| a.path().is_ident("serde"))?;
+    Some((index, parse_serde(attr)?))
 }
 
 fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) {

@@ -166,3 +166,34 @@ fn examples_golden() {
     expectorate::assert_contents("tests/golden/examples/schemcp_tools.rs", &callable);
     expectorate::assert_contents("tests/golden/examples/tools.json", catalog);
 }
+
+/// An example the schema allows but the generated type would change is a build error at the
+/// member that changes: here a member the struct has no field for, and a default the type fills
+/// in. (What the build cannot follow, such as an untagged enum, is left to the generated test:
+/// `tests/examples_round_trip.rs`.)
+#[test]
+fn an_example_the_type_would_change_is_a_build_error_at_the_member() {
+    let error = check(
+        r##"{
+  "inputSchema": {
+    "type": "object",
+    "properties": { "city": { "type": "string" } },
+    "required": ["city"],
+    "examples": [{ "city": "London" }, { "city": "Paris", "country": "FR" }]
+  },
+  "outputSchema": {
+    "type": "object",
+    "properties": { "days": { "type": "integer", "default": 1 }, "temperature": { "type": "number" } },
+    "required": ["temperature"],
+    "examples": [{ "days": 2.0, "temperature": 3 }, { "temperature": 16.5 }]
+  }
+}"##,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error,
+        "schemas/get_weather.json:6:59: error[lossy-example]: the example does not round-trip through the generated type: `country` is dropped: the generated struct `GetWeatherInput` has no field for it (at /inputSchema/examples/1/country)\n\
+         schemas/get_weather.json:12:20: error[lossy-example]: the example does not round-trip through the generated type: `2.0` is written as a fraction, which the type's `i64` does not read; write it as `2` (at /outputSchema/examples/0/days)\n\
+         schemas/get_weather.json:12:53: error[lossy-example]: the example does not round-trip through the generated type: `days` is absent, and the type fills in its default (at /outputSchema/examples/1)\n"
+    );
+}

@@ -180,7 +180,21 @@ impl ::std::convert::TryFrom<::std::string::String> for KeepsMembersInputLevel {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct LossyInput {
-    pub city: ::std::string::String,
+    pub shape: LossyInputShape,
+}
+///`LossyInputShape`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum LossyInputShape {
+    Round { r: f64 },
+    Box { r: ::std::string::String, w: f64 },
 }
 ///`MaybeNote`
 #[derive(
@@ -299,7 +313,7 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
-    /// An example the schema allows but the generated type cannot hold.
+    /// An example the schema allows but the generated type cannot hold: it matches only the second shape, yet deserializes into the first, which drops `w`. The build cannot follow an untagged enum, so the generated test catches it.
     fn lossy(
         &self,
         input: LossyInput,
@@ -520,7 +534,10 @@ pub(crate) mod schemcp_examples {
             );
         }
         {
-            let example: Value = serde_json::from_str("{\"city\":\"London\"}").unwrap();
+            let example: Value = serde_json::from_str(
+                    "{\"shape\":{\"r\":\"x\",\"w\":1}}",
+                )
+                .unwrap();
             let typed: LossyInput = serde_json::from_value(example.clone())
                 .unwrap_or_else(|e| {
                     panic!(
@@ -536,9 +553,7 @@ pub(crate) mod schemcp_examples {
             );
         }
         {
-            let example: Value = serde_json::from_str(
-                    "{\"city\":\"Paris\",\"country\":\"FR\"}",
-                )
+            let example: Value = serde_json::from_str("{\"shape\":{\"r\":1,\"w\":2}}")
                 .unwrap();
             let typed: LossyInput = serde_json::from_value(example.clone())
                 .unwrap_or_else(|e| {

@@ -1,0 +1,610 @@
+//! Whether a root example survives the generated type, decided at build time.
+//!
+//! An example is documentation other languages read, so an example the generated type would
+//! change (a member dropped, a default filled in, `1.0` that an `i64` refuses, an explicit
+//! `null` read as absent) is a build error naming the member's pointer. The build cannot run
+//! serde on a type it has not compiled yet, so this follows serde's derive rules over the
+//! final generated code instead: structs, unit enums, newtypes, aliases, the standard
+//! containers and numbers. What it cannot follow (untagged or tagged enums, custom
+//! conversions) is [`Verdict::Unknown`], and the generated `#[cfg(test)]` round trip, which
+//! runs every example through the real type, stays the check for those.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+use syn::{Fields, GenericArgument, Item, PathArguments, Type};
+
+use crate::emit::ToolItem;
+use crate::optional::{SerdeOption, serde_options_of};
+use crate::schema::escape;
+use crate::types::Problem;
+
+/// Every root example of `tools` that the generated `types` (after every rewrite) would change,
+/// as a build error pointing at the member that changes.
+pub(crate) fn lossy_examples(types: &syn::File, tools: &[ToolItem]) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    for (t, tool) in tools.iter().enumerate() {
+        for (pointer, ty, json) in &tool.examples {
+            // Both were made from values this crate just wrote; a failure here is left to the
+            // generated test, which compiles them.
+            let (Ok(ty), Ok(example)) = (
+                syn::parse2::<Type>(ty.clone()),
+                serde_json::from_str::<Value>(json),
+            ) else {
+                continue;
+            };
+            if let Verdict::Lost { at, why } = check(types, &ty, &example) {
+                problems.push(Problem {
+                    tool: Some(t),
+                    pointer: format!("{pointer}{at}"),
+                    code: "lossy-example",
+                    message: format!(
+                        "the example does not round-trip through the generated type: {why}"
+                    ),
+                    help: Some(
+                        "change the example, or the schema so that its type keeps the example \
+                         as written"
+                            .into(),
+                    ),
+                });
+            }
+        }
+    }
+    problems
+}
+
+/// What following serde's rules says of one example.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Verdict {
+    /// Serializes back equal to itself (JSON Schema equality: `1` equals `1.0`).
+    Kept,
+    /// Changed or refused by the type: `at` is the pointer inside the example.
+    Lost { at: String, why: String },
+    /// Follows a rule this module does not model; left to the generated test.
+    Unknown,
+}
+
+/// Why following stopped.
+enum Stop {
+    Lost(String, String),
+    Unknown,
+}
+
+/// Follows `example` through `ty`, a type of `file` (the generated code, after every rewrite).
+pub(crate) fn check(file: &syn::File, ty: &Type, example: &Value) -> Verdict {
+    let items = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Struct(s) => Some((s.ident.to_string(), item)),
+            Item::Enum(e) => Some((e.ident.to_string(), item)),
+            Item::Type(t) => Some((t.ident.to_string(), item)),
+            _ => None,
+        })
+        .collect();
+    match (Types { items }).value(ty, example, "") {
+        Ok(()) => Verdict::Kept,
+        Err(Stop::Lost(at, why)) => Verdict::Lost { at, why },
+        Err(Stop::Unknown) => Verdict::Unknown,
+    }
+}
+
+struct Types<'a> {
+    items: HashMap<String, &'a Item>,
+}
+
+fn lost<T>(at: &str, why: impl Into<String>) -> Result<T, Stop> {
+    Err(Stop::Lost(at.to_string(), why.into()))
+}
+
+/// The last segment of a path type and its type arguments.
+fn last_segment(ty: &Type) -> Option<(String, Vec<&Type>)> {
+    let Type::Path(path) = ty else { return None };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    let arguments = match &last.arguments {
+        PathArguments::None => Vec::new(),
+        PathArguments::AngleBracketed(list) => list
+            .args
+            .iter()
+            .filter_map(|a| match a {
+                GenericArgument::Type(t) => Some(t),
+                _ => None,
+            })
+            .collect(),
+        PathArguments::Parenthesized(_) => return None,
+    };
+    Some((last.ident.to_string(), arguments))
+}
+
+/// What a number the type reads as `name` keeps: `None` for a type that is not a number.
+fn number_fits(name: &str, number: &serde_json::Number) -> Option<bool> {
+    let integer = |min: i128, max: i128| {
+        let value = number
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| number.as_u64().map(i128::from));
+        value.is_some_and(|v| (min..=max).contains(&v))
+    };
+    Some(match name {
+        "f64" => true,
+        "i8" => integer(i8::MIN.into(), i8::MAX.into()),
+        "i16" => integer(i16::MIN.into(), i16::MAX.into()),
+        "i32" => integer(i32::MIN.into(), i32::MAX.into()),
+        "i64" => integer(i64::MIN.into(), i64::MAX.into()),
+        "u8" => integer(0, u8::MAX.into()),
+        "u16" => integer(0, u16::MAX.into()),
+        "u32" => integer(0, u32::MAX.into()),
+        "u64" => integer(0, u64::MAX.into()),
+        "NonZeroU8" => integer(1, u8::MAX.into()),
+        "NonZeroU16" => integer(1, u16::MAX.into()),
+        "NonZeroU32" => integer(1, u32::MAX.into()),
+        "NonZeroU64" => integer(1, u64::MAX.into()),
+        "NonZeroI64" => integer(i64::MIN.into(), i64::MAX.into()) && number.as_i64() != Some(0),
+        _ => return None,
+    })
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl Types<'_> {
+    fn value(&self, ty: &Type, value: &Value, at: &str) -> Result<(), Stop> {
+        if let Type::Tuple(tuple) = ty {
+            let Value::Array(items) = value else {
+                return lost(at, format!("{} where the type reads an array", kind(value)));
+            };
+            if tuple.elems.is_empty() || tuple.elems.len() != items.len() {
+                return Err(Stop::Unknown);
+            }
+            for (i, (ty, item)) in tuple.elems.iter().zip(items).enumerate() {
+                self.value(ty, item, &format!("{at}/{i}"))?;
+            }
+            return Ok(());
+        }
+        let Some((name, arguments)) = last_segment(ty) else {
+            return Err(Stop::Unknown);
+        };
+        match (name.as_str(), arguments.as_slice(), value) {
+            // Outside a struct field, `None` serializes as `null` again.
+            ("Option", [_], Value::Null) => Ok(()),
+            ("Option" | "Box", [inner], _) => self.value(inner, value, at),
+            ("Vec", [inner], Value::Array(items)) => items
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, item)| self.value(inner, item, &format!("{at}/{i}"))),
+            ("BTreeMap" | "HashMap" | "IndexMap" | "Map", [key, inner], Value::Object(members)) => {
+                if last_segment(key).is_none_or(|(k, _)| k != "String") {
+                    return Err(Stop::Unknown);
+                }
+                members.iter().try_for_each(|(member, item)| {
+                    self.value(inner, item, &format!("{at}/{}", escape(member)))
+                })
+            }
+            ("String", [], Value::String(_)) | ("bool", [], Value::Bool(_)) => Ok(()),
+            // Any value, or any value but one kind (the example validated, so not that kind).
+            ("Value" | "NotObject" | "NotArray" | "NotString", [], _) => Ok(()),
+            (number, [], Value::Number(n)) if number_fits(number, n).is_some() => {
+                match n.as_f64() {
+                    _ if number_fits(number, n) == Some(true) => Ok(()),
+                    Some(f) if n.is_f64() && f.fract() == 0.0 => lost(
+                        at,
+                        format!(
+                            "`{n}` is written as a fraction, which the type's `{number}` does not read; write it as `{f:.0}`"
+                        ),
+                    ),
+                    _ => lost(at, format!("`{n}` does not fit the type's `{number}`")),
+                }
+            }
+            ("Option" | "Box" | "Vec" | "BTreeMap" | "HashMap" | "IndexMap" | "Map", ..)
+            | ("String" | "bool", [], _) => {
+                lost(at, format!("{} where the type reads `{name}`", kind(value)))
+            }
+            (number, [], _) if ["f64", "i64", "u64"].contains(&number) => lost(
+                at,
+                format!("{} where the type reads `{number}`", kind(value)),
+            ),
+            (_, [], _) => match self.items.get(&name) {
+                Some(item) => self.item(item, value, at),
+                None => Err(Stop::Unknown),
+            },
+            _ => Err(Stop::Unknown),
+        }
+    }
+
+    fn item(&self, item: &Item, value: &Value, at: &str) -> Result<(), Stop> {
+        match item {
+            Item::Type(alias) if alias.generics.params.is_empty() => {
+                self.value(&alias.ty, value, at)
+            }
+            Item::Enum(e) if e.generics.params.is_empty() => {
+                let container = serde_options_of(&e.attrs).ok_or(Stop::Unknown)?;
+                if container.iter().any(|(name, _)| name != "crate")
+                    || e.variants.iter().any(|v| !matches!(v.fields, Fields::Unit))
+                {
+                    return Err(Stop::Unknown);
+                }
+                let Value::String(text) = value else {
+                    return lost(at, format!("{} where the type reads a string", kind(value)));
+                };
+                for variant in &e.variants {
+                    let options = serde_options_of(&variant.attrs).ok_or(Stop::Unknown)?;
+                    if options.iter().any(|(name, _)| name != "rename") {
+                        return Err(Stop::Unknown);
+                    }
+                    let wire = option(&options, "rename")
+                        .map_or_else(|| variant.ident.to_string(), str::to_string);
+                    if wire == *text {
+                        return Ok(());
+                    }
+                }
+                lost(at, format!("\"{text}\" is none of the type's values"))
+            }
+            Item::Struct(s) if s.generics.params.is_empty() => {
+                let container = serde_options_of(&s.attrs).ok_or(Stop::Unknown)?;
+                let names: Vec<&str> = container.iter().map(|(n, _)| n.as_str()).collect();
+                match &s.fields {
+                    Fields::Unnamed(fields) if fields.unnamed.len() == 1 => {
+                        let inner = &fields.unnamed[0].ty;
+                        if names.iter().all(|n| ["crate", "transparent"].contains(n)) {
+                            return self.value(inner, value, at);
+                        }
+                        // A constrained string: read through `TryFrom<String>` and written
+                        // back as that string (the example already met the constraint).
+                        let via_string = option(&container, "try_from") == Some("String")
+                            && option(&container, "into") == Some("String")
+                            && names
+                                .iter()
+                                .all(|n| ["crate", "try_from", "into"].contains(n));
+                        if via_string && matches!(value, Value::String(_)) {
+                            return Ok(());
+                        }
+                        Err(Stop::Unknown)
+                    }
+                    Fields::Named(_) => {
+                        if names
+                            .iter()
+                            .any(|n| !["crate", "deny_unknown_fields"].contains(n))
+                        {
+                            return Err(Stop::Unknown);
+                        }
+                        self.fields(s, names.contains(&"deny_unknown_fields"), value, at)
+                    }
+                    _ => Err(Stop::Unknown),
+                }
+            }
+            _ => Err(Stop::Unknown),
+        }
+    }
+
+    fn fields(
+        &self,
+        s: &syn::ItemStruct,
+        deny_unknown: bool,
+        value: &Value,
+        at: &str,
+    ) -> Result<(), Stop> {
+        let Value::Object(members) = value else {
+            return lost(
+                at,
+                format!("{} where the type reads an object", kind(value)),
+            );
+        };
+        let mut unclaimed: Vec<&String> = members.keys().collect();
+        let mut rest = None;
+        for field in &s.fields {
+            let options = serde_options_of(&field.attrs).ok_or(Stop::Unknown)?;
+            let known = [
+                "rename",
+                "default",
+                "skip_serializing_if",
+                "deserialize_with",
+                "flatten",
+            ];
+            if options.iter().any(|(n, _)| !known.contains(&n.as_str())) {
+                return Err(Stop::Unknown);
+            }
+            let has = |name: &str| options.iter().any(|(n, _)| n == name);
+            if has("flatten") {
+                if rest.is_some() {
+                    return Err(Stop::Unknown);
+                }
+                rest = Some(&field.ty);
+                continue;
+            }
+            let Some(ident) = &field.ident else {
+                return Err(Stop::Unknown);
+            };
+            let wire = option(&options, "rename").map_or_else(
+                || ident.to_string().trim_start_matches("r#").to_string(),
+                str::to_string,
+            );
+            let deserialize_with = option(&options, "deserialize_with");
+            if deserialize_with.is_some_and(|with| !with.ends_with("__private::present")) {
+                return Err(Stop::Unknown);
+            }
+            let skip = option(&options, "skip_serializing_if");
+            let option_inner = last_segment(&field.ty)
+                .filter(|(name, arguments)| name == "Option" && arguments.len() == 1)
+                .map(|(_, arguments)| arguments[0]);
+            let at_member = format!("{at}/{}", escape(&wire));
+            match members.get(&wire) {
+                Some(member) => {
+                    unclaimed.retain(|m| **m != wire);
+                    match (option_inner, member) {
+                        // `present` reads an explicit `null` as `Some` of the inner type.
+                        (Some(inner), _) if deserialize_with.is_some() => {
+                            self.value(inner, member, &at_member)?
+                        }
+                        (Some(_), Value::Null) if skip.is_some_and(|s| s.ends_with("is_none")) => {
+                            return lost(
+                                &at_member,
+                                "an explicit `null` is read as absent and is not written back",
+                            );
+                        }
+                        _ => self.value(&field.ty, member, &at_member)?,
+                    }
+                }
+                None => {
+                    let default = options.iter().find(|(n, _)| n == "default");
+                    if matches!(default, Some((_, Some(_)))) && skip.is_some() {
+                        // A default from a function, maybe skipped again: not followed here.
+                        return Err(Stop::Unknown);
+                    }
+                    let skipped_when_default = match (default, option_inner, skip) {
+                        // `Default::default()` of an `Option` is `None`, skipped again.
+                        (Some((_, None)), Some(_), Some(s)) | (None, Some(_), Some(s)) => {
+                            s.ends_with("Option::is_none")
+                        }
+                        (Some((_, None)), None, Some(s)) => {
+                            s.ends_with("Vec::is_empty") || s.ends_with("Map::is_empty")
+                        }
+                        _ => false,
+                    };
+                    if skipped_when_default {
+                        continue;
+                    }
+                    // The member is not in the example: point at the object that lacks it.
+                    return lost(
+                        at,
+                        match (default, option_inner) {
+                            (Some(_), _) => {
+                                format!("`{wire}` is absent, and the type fills in its default")
+                            }
+                            (None, Some(_)) => {
+                                format!("`{wire}` is absent, and the type writes it back as `null`")
+                            }
+                            (None, None) => format!("`{wire}` is absent, and the type requires it"),
+                        },
+                    );
+                }
+            }
+        }
+        match rest {
+            Some(ty) => {
+                let Some((name, arguments)) = last_segment(ty) else {
+                    return Err(Stop::Unknown);
+                };
+                if !["Map", "BTreeMap", "HashMap", "IndexMap"].contains(&name.as_str())
+                    || arguments.len() != 2
+                {
+                    return Err(Stop::Unknown);
+                }
+                for member in unclaimed {
+                    let at_member = format!("{at}/{}", escape(member));
+                    self.value(arguments[1], &members[member], &at_member)?;
+                }
+                Ok(())
+            }
+            None => match unclaimed.first() {
+                None => Ok(()),
+                Some(member) if deny_unknown => lost(
+                    &format!("{at}/{}", escape(member)),
+                    format!("`{member}` is not a member the type accepts"),
+                ),
+                Some(member) => lost(
+                    &format!("{at}/{}", escape(member)),
+                    format!(
+                        "`{member}` is dropped: the generated struct `{}` has no field for it",
+                        s.ident
+                    ),
+                ),
+            },
+        }
+    }
+}
+
+fn option<'a>(options: &'a [SerdeOption], name: &str) -> Option<&'a str> {
+    options
+        .iter()
+        .find(|(n, _)| n == name)
+        .and_then(|(_, v)| v.as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The generated code these tests follow examples through, written the way the generator
+    /// writes it after every rewrite.
+    fn types() -> syn::File {
+        syn::parse_quote! {
+            #[derive(Deserialize, Serialize)]
+            #[serde(crate = "::schemcp_runtime::__private::serde")]
+            pub struct Trip {
+                pub city: ::std::string::String,
+                #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+                pub days: ::std::option::Option<::std::num::NonZeroU64>,
+                #[serde(default = "defaults::trip_units")]
+                pub units: Units,
+                #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+                pub stops: ::std::option::Option<::std::vec::Vec<Stop>>,
+                #[serde(
+                    rename = "fromPython",
+                    default,
+                    deserialize_with = "::schemcp_runtime::__private::present",
+                    skip_serializing_if = "::std::option::Option::is_none"
+                )]
+                pub from_python: ::std::option::Option<::std::option::Option<i64>>,
+                #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+                pub note: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+            }
+            #[derive(Deserialize, Serialize)]
+            #[serde(crate = "::schemcp_runtime::__private::serde")]
+            #[serde(deny_unknown_fields)]
+            pub struct Stop {
+                pub at: (f64, f64),
+                pub name: Name,
+            }
+            #[derive(Deserialize, Serialize)]
+            #[serde(crate = "::schemcp_runtime::__private::serde")]
+            pub enum Units {
+                #[serde(rename = "metric")]
+                Metric,
+                #[serde(rename = "imperial")]
+                Imperial,
+            }
+            #[derive(Deserialize, Serialize)]
+            #[serde(crate = "::schemcp_runtime::__private::serde", transparent)]
+            pub struct Name(pub ::std::boxed::Box<::std::string::String>);
+            #[derive(Deserialize, Serialize)]
+            #[serde(crate = "::schemcp_runtime::__private::serde")]
+            pub struct Open {
+                pub id: i32,
+                #[serde(flatten)]
+                pub extra: ::schemcp_runtime::__private::serde_json::Map<
+                    ::std::string::String,
+                    ::schemcp_runtime::__private::serde_json::Value,
+                >,
+            }
+            #[derive(Deserialize, Serialize)]
+            #[serde(crate = "::schemcp_runtime::__private::serde", untagged)]
+            pub enum Either {
+                Trip(Trip),
+                Open(Open),
+            }
+            pub type Trips = ::std::vec::Vec<Trip>;
+        }
+    }
+
+    fn follow(ty: &str, example: Value) -> Verdict {
+        check(&types(), &syn::parse_str(ty).unwrap(), &example)
+    }
+
+    fn lost(at: &str, why: &str) -> Verdict {
+        Verdict::Lost {
+            at: at.into(),
+            why: why.into(),
+        }
+    }
+
+    #[test]
+    fn examples_the_types_keep() {
+        for (ty, example) in [
+            ("Trip", json!({ "city": "Oslo", "units": "metric" })),
+            (
+                "Trip",
+                json!({ "city": "Oslo", "units": "imperial", "days": 2, "fromPython": null,
+                        "stops": [], "note": { "any": [1, "thing"] } }),
+            ),
+            (
+                "Trip",
+                json!({ "city": "Oslo", "units": "metric",
+                        "stops": [{ "at": [59.9, 10.7], "name": "Sentrum" }] }),
+            ),
+            ("Open", json!({ "id": -3, "x": null, "y": [1, 2] })),
+            ("Trips", json!([{ "city": "Oslo", "units": "metric" }])),
+            ("::std::option::Option<i64>", json!(null)),
+            ("f64", json!(7)),
+            ("u64", json!(18446744073709551615u64)),
+        ] {
+            assert_eq!(follow(ty, example.clone()), Verdict::Kept, "{ty} {example}");
+        }
+    }
+
+    #[test]
+    fn examples_the_types_change_point_at_the_member() {
+        assert_eq!(
+            follow(
+                "Trip",
+                json!({ "city": "Oslo", "units": "metric", "country": "NO" })
+            ),
+            lost(
+                "/country",
+                "`country` is dropped: the generated struct `Trip` has no field for it"
+            )
+        );
+        assert_eq!(
+            follow("Trip", json!({ "city": "Oslo" })),
+            lost("", "`units` is absent, and the type fills in its default")
+        );
+        assert_eq!(
+            follow(
+                "Trip",
+                json!({ "city": "Oslo", "units": "metric", "note": null })
+            ),
+            lost(
+                "/note",
+                "an explicit `null` is read as absent and is not written back"
+            )
+        );
+        assert_eq!(
+            follow(
+                "Trip",
+                json!({ "city": "Oslo", "units": "metric", "days": 2.0 })
+            ),
+            lost(
+                "/days",
+                "`2.0` is written as a fraction, which the type's `NonZeroU64` does not read; write it as `2`"
+            )
+        );
+        assert_eq!(
+            follow(
+                "Trip",
+                json!({ "city": "Oslo", "units": "metric", "days": 0 })
+            ),
+            lost("/days", "`0` does not fit the type's `NonZeroU64`")
+        );
+        assert_eq!(
+            follow("Trip", json!({ "city": "Oslo", "units": "SI" })),
+            lost("/units", "\"SI\" is none of the type's values")
+        );
+        assert_eq!(
+            follow(
+                "Trips",
+                json!([{ "city": "Oslo", "units": "metric",
+                         "stops": [{ "at": [1, 2], "name": "a", "x/y": 1 }] }])
+            ),
+            lost("/0/stops/0/x~1y", "`x/y` is not a member the type accepts")
+        );
+        assert_eq!(
+            follow("Open", json!({ "id": 3000000000u64 })),
+            lost("/id", "`3000000000` does not fit the type's `i32`")
+        );
+    }
+
+    #[test]
+    fn what_serde_does_not_say_statically_is_left_to_the_generated_test() {
+        assert_eq!(follow("Either", json!({ "id": 1 })), Verdict::Unknown);
+        assert_eq!(follow("Missing", json!(1)), Verdict::Unknown);
+        assert_eq!(
+            follow(
+                "::chrono::DateTime<::chrono::Utc>",
+                json!("2020-01-01T00:00:00Z")
+            ),
+            Verdict::Unknown
+        );
+    }
+}
