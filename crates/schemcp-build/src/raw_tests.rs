@@ -566,6 +566,40 @@ fn an_untyped_schema_is_typed_for_its_kind_and_open_to_the_others() {
     );
 }
 
+/// Members matching `patternProperties` are kept beside the typed ones, and `format` (an
+/// annotation) does not make an untyped schema's string branch a `chrono` or `uuid` type that
+/// would reject strings the schema allows.
+#[test]
+fn untyped_schemas_with_patterns_or_formats_are_typed_exactly_for_their_kind() {
+    let patterned = json!({
+        "properties": { "a": { "type": "integer" } },
+        "patternProperties": { "^x-": { "type": "string" } },
+        "additionalProperties": false
+    });
+    let tools = [tool("t", object(json!({})), Some(patterned))];
+    let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
+    assert!(code.contains("NotObject"), "{code}");
+    assert!(has(&code, "#[serde(flatten)]"), "{code}");
+    assert!(
+        warnings[0].contains("a Rust type for object values"),
+        "{warnings:?}"
+    );
+
+    let formatted = json!({
+        "type": "object",
+        "properties": { "when": { "format": "date-time", "maxLength": 40 } },
+        "required": ["when"]
+    });
+    let tools = [tool("t", object(json!({})), Some(formatted))];
+    let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
+    assert!(code.contains("NotString"), "{code}");
+    assert!(!code.contains("chrono"), "{code}");
+    assert!(
+        warnings[0].contains("a Rust type for string values"),
+        "{warnings:?}"
+    );
+}
+
 /// `not` only rejects: one typify cannot read is left to validation instead of becoming a type
 /// without values (typify ignores `unevaluatedProperties` and reads `anyOf: [true, ..]` as
 /// "anything").

@@ -823,6 +823,17 @@ fn untyped(
                 };
                 typed.shift_remove("description");
                 typed.shift_remove("title");
+                if kind == "string" {
+                    // Annotations (2020-12): every string is valid, so the type is `String`.
+                    for annotation in [
+                        "format",
+                        "contentEncoding",
+                        "contentMediaType",
+                        "contentSchema",
+                    ] {
+                        typed.shift_remove(annotation);
+                    }
+                }
                 typed.insert("type".into(), json!(kind));
                 if kind == "object"
                     && typed
@@ -866,15 +877,17 @@ const OTHER_THAN: [(&str, &str); 3] = [
 /// keywords are all of one kind, and the typed part holds every valid value of that kind
 /// faithfully. typify ignores `minItems`, `minProperties` and the like (the type accepts more,
 /// validation enforces them); an object without `additionalProperties` keeps unknown members in
-/// a map (see [`untyped`]). Not typed: `patternProperties` and `unevaluated*` (typify would
-/// drop or reject members), `uniqueItems` (it may reorder or deduplicate), `format` (it parses
-/// some formats into types that reject or rewrite strings the schema allows).
+/// a map (see [`untyped`]), and members matching `patternProperties` are kept too (see
+/// [`schema::open_pattern_properties`]). Not typed: `unevaluated*` (typify would drop or reject
+/// members), `uniqueItems` (it may reorder or deduplicate). String annotations (`format`,
+/// `content*`) are left out of the typed branch, which is then `String`.
 fn other_than(target: &Value) -> Option<&'static str> {
     const NEUTRAL: [&str; 4] = ["description", "title", "$comment", "examples"];
-    const OBJECT: [&str; 5] = [
+    const OBJECT: [&str; 6] = [
         "properties",
         "required",
         "additionalProperties",
+        "patternProperties",
         "minProperties",
         "maxProperties",
     ];
@@ -886,7 +899,17 @@ fn other_than(target: &Value) -> Option<&'static str> {
         "minContains",
         "maxContains",
     ];
-    const STRING: [&str; 3] = ["minLength", "maxLength", "pattern"];
+    // `format` and the `content*` keywords are annotations; the typed branch leaves them out
+    // (see `untyped`), so typify does not parse strings into types that reject some.
+    const STRING: [&str; 7] = [
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "contentEncoding",
+        "contentMediaType",
+        "contentSchema",
+    ];
     let Value::Object(object) = target else {
         return None;
     };

@@ -1179,10 +1179,13 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          value of that kind faithfully, it becomes an untagged enum of the typed value and the \
          runtime's `NotObject` / `NotArray` / `NotString` (any other kind of value), so an \
          object that breaks `additionalProperties: false` or a string shorter than `minLength` \
-         is rejected by the type while `12` still fits. Everything else (number keywords, which \
-         typify does not check anyway; `patternProperties`, `unevaluated*`, `uniqueItems`, \
-         `format`; open `anyOf` branches) stays `serde_json::Value` with a warning (or, without \
-         the opt-in, is refused), and validation does the rejecting. Optional members keep what \
+         is rejected by the type while `12` still fits. Members matching `patternProperties` \
+         are kept in a map beside the typed ones, and string annotations (`format`, \
+         `content*`) leave the typed branch a plain `String`. Everything else (number keywords, \
+         which typify does not check anyway; `unevaluated*`, `uniqueItems`; open `anyOf` \
+         branches) stays `serde_json::Value` with a warning (or, without the opt-in, is \
+         refused), and validation does the rejecting. Both kinds count as *degraded* in the \
+         table, since part of the type is `serde_json::Value`. Optional members keep what \
          was sent: an empty array or map is `Some` of an empty `Vec` or map (typify's own output \
          skips it), and a member that may be `null` reads an explicit `null` as a value \
          (`Option<Option<T>>`, or `Some(Value::Null)`), never as absent.\n\n\
@@ -1194,7 +1197,6 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          as rejecting everything, as for every side). So *strict* as a whole cannot be matched \
          honestly: most of typify's lead is types that reject valid values, or no type at \
          all. What schemcp could still type exactly and does not yet: \
-         `patternProperties` (a map with checked keys) and \
          `prefixItems` arrays of variable length (a fixed length becomes a tuple; the suite's \
          `prefixItems` groups allow shorter arrays). The suite's `optional/` folder is \
          measured at the end, apart from the targets.\n",
