@@ -170,6 +170,9 @@ struct ClientResult {
     elapsed: Duration,
 }
 
+/// Calls each client makes before it starts measuring.
+const WARM_UP_CALLS: usize = 49;
+
 pub fn round(subject: &Subject, o: &Options) -> Result<HttpRound> {
     let port = free_port()?;
     let child = Command::new(&subject.command[0])
@@ -180,6 +183,7 @@ pub fn round(subject: &Subject, o: &Options) -> Result<HttpRound> {
         .stderr(Stdio::null())
         .env("RUST_LOG", "warn")
         .spawn()?;
+    let pid = child.id();
     let _server = Server(child);
     let deadline = Instant::now() + Duration::from_secs(30);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -198,7 +202,7 @@ pub fn round(subject: &Subject, o: &Options) -> Result<HttpRound> {
                 barrier.wait();
                 let mut client = opened?;
                 // Warm-up, then measure.
-                for id in 1..50 {
+                for id in 1..=WARM_UP_CALLS as u64 {
                     client.post(&stdio::call_line(id))?;
                 }
                 barrier_free_measure(&mut client, budget)
@@ -206,6 +210,8 @@ pub fn round(subject: &Subject, o: &Options) -> Result<HttpRound> {
         })
         .collect();
     barrier.wait();
+    // Sessions are open; from here the server answers the warm-up calls and the measured ones.
+    let server0 = proc::process_cpu_ns(pid);
     let mut latencies = Vec::new();
     let (mut wrong, mut cpu, mut elapsed) = (0, 0, Duration::ZERO);
     for worker in workers {
@@ -217,14 +223,17 @@ pub fn round(subject: &Subject, o: &Options) -> Result<HttpRound> {
         cpu += r.cpu_ns;
         elapsed = elapsed.max(r.elapsed);
     }
+    let server_ns = proc::process_cpu_ns(pid) - server0;
     // Every client measures for the same budget after a short warm-up (excluded); calls/s is
     // the measured calls over the longest client's measured time.
     let calls = latencies.len() as f64;
+    let served = calls + (WARM_UP_CALLS * o.http_clients) as f64;
     latencies.sort_unstable();
     Ok(HttpRound {
         calls_per_s: calls / elapsed.as_secs_f64(),
         p50_us: percentile_us(&latencies, 50.0),
         p99_us: percentile_us(&latencies, 99.0),
+        server_cpu_us_per_call: server_ns as f64 / 1_000.0 / served,
         driver_cpu_us_per_call: cpu as f64 / 1_000.0 / calls,
         wrong: wrong as f64,
     })

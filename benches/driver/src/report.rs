@@ -31,6 +31,8 @@ pub struct HttpRound {
     pub calls_per_s: f64,
     pub p50_us: f64,
     pub p99_us: f64,
+    /// The server process's CPU from the first warm-up call to the last answer, over those calls.
+    pub server_cpu_us_per_call: f64,
     pub driver_cpu_us_per_call: f64,
     pub wrong: f64,
 }
@@ -259,7 +261,8 @@ and keep-alive connection, one call at a time each, after 49 warm-up calls; call
 measured calls over the longest client's measured time. The HTTP client is a minimal HTTP/1.1 \
 client on `std` that reads both JSON and SSE answers.
 - Server CPU per call: user + system time of the server process (`/proc/PID/stat`, 10 ms \
-ticks) over the pipelined phase, divided by its calls. Driver CPU per call: the CPU time of the \
+ticks) over the pipelined phase, divided by its calls; over HTTP, from the first warm-up call \
+to the last answer, divided by every call in between. Driver CPU per call: the CPU time of the \
 driver's own threads (`/proc/thread-self/schedstat`) over the same phase, so the driver can be \
 seen not to be the bottleneck. Peak RSS: `VmHWM` of the server process after the pipelined \
 phase.
@@ -580,9 +583,9 @@ pub fn markdown(o: &Options, subjects: &[Subject], r: &Results) -> Result<String
         writeln!(w)?;
         writeln!(
             w,
-            "| subject | calls/s | × schemcp | p50 µs | p99 µs | driver CPU µs/call | wrong answers |"
+            "| subject | calls/s | × schemcp | p50 µs | p99 µs | server CPU µs/call | driver CPU µs/call | wrong answers |"
         )?;
-        writeln!(w, "|---|---:|---:|---:|---:|---:|---:|")?;
+        writeln!(w, "|---|---:|---:|---:|---:|---:|---:|---:|")?;
         let b = r
             .http
             .get("schemcp")
@@ -594,12 +597,13 @@ pub fn markdown(o: &Options, subjects: &[Subject], r: &Results) -> Result<String
             let tput = med(rounds, |x| x.calls_per_s);
             writeln!(
                 w,
-                "| {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
                 s.key,
                 fmt(tput, 0),
                 ratio(tput, b),
                 fmt(med(rounds, |x| x.p50_us), 0),
                 fmt(med(rounds, |x| x.p99_us), 0),
+                fmt(med(rounds, |x| x.server_cpu_us_per_call), 1),
                 fmt(med(rounds, |x| x.driver_cpu_us_per_call), 2),
                 rounds.iter().map(|x| x.wrong).sum::<f64>()
             )?;
