@@ -12,8 +12,9 @@ pub(crate) struct ToolItem {
     pub doc: Vec<String>,
     pub input: TokenStream,
     pub output: Return,
-    /// The root `examples` of the input and output schemas: `(pointer, type, example JSON)`,
-    /// checked by a generated test to round-trip through the type.
+    /// The `examples` of the input and output schemas with a type of their own (the roots, and
+    /// members, items and map values below them): `(pointer, type, example JSON)`, checked by a
+    /// generated test to round-trip through the type.
     pub examples: Vec<(String, TokenStream, String)>,
     /// The tool's name, for messages.
     pub name: String,
@@ -163,8 +164,8 @@ pub(crate) fn render(parts: FileParts<'_>) -> Result<String, String> {
     ))
 }
 
-/// A `#[cfg(test)]` module (only when some root schema has `examples`) whose test deserializes
-/// every root example into its generated type and checks that it serializes back to an equal
+/// A `#[cfg(test)]` module (only when some example has a type) whose test deserializes every
+/// such example into its generated type and checks that it serializes back to an equal
 /// value (JSON Schema equality: `1` equals `1.0`). The build already checked that each example
 /// validates; this checks the type does not lose or change any of it.
 fn examples_test(tools: &[ToolItem]) -> TokenStream {

@@ -1,4 +1,4 @@
-//! Whether a root example survives the generated type, decided at build time.
+//! Whether an example survives the generated type, decided at build time.
 //!
 //! An example is documentation other languages read, so an example the generated type would
 //! change (a member dropped, a default filled in, `1.0` that an `i64` refuses, an explicit
@@ -11,16 +11,50 @@
 
 use std::collections::HashMap;
 
+use proc_macro2::TokenStream;
+use quote::quote;
 use serde_json::Value;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::emit::ToolItem;
 use crate::optional::{SerdeOption, serde_options_of};
-use crate::schema::escape;
+use crate::schema::{escape, for_each_subschema};
 use crate::types::Problem;
 
-/// Every root example of `tools` that the generated `types` (after every rewrite) would change,
-/// as a build error pointing at the member that changes.
+/// The examples on the subschemas of `schema` (not its root, which the caller has) whose values
+/// have a Rust type of their own under `root` ([`type_at`]), as `(pointer, type, example JSON)`
+/// with pointers from the tool file's root (`/{key}/properties/days/examples/0`).
+pub(crate) fn nested_examples(
+    file: &syn::File,
+    root: &Type,
+    key: &str,
+    schema: &Value,
+) -> Vec<(String, TokenStream, String)> {
+    let mut sites = Vec::new();
+    for_each_subschema(schema, "", false, &mut |object, pointer| {
+        if let (false, Some(Value::Array(examples))) = (pointer.is_empty(), object.get("examples"))
+        {
+            sites.push((pointer.to_string(), examples.clone()));
+        }
+    });
+    let mut found = Vec::new();
+    for (pointer, examples) in sites {
+        let Some(ty) = type_at(file, root, &pointer) else {
+            continue;
+        };
+        for (i, example) in examples.iter().enumerate() {
+            found.push((
+                format!("/{key}{pointer}/examples/{i}"),
+                quote!(#ty),
+                example.to_string(),
+            ));
+        }
+    }
+    found
+}
+
+/// Every example of `tools` that the generated `types` (after every rewrite) would change, as a
+/// build error pointing at the member that changes.
 pub(crate) fn lossy_examples(types: &syn::File, tools: &[ToolItem]) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (t, tool) in tools.iter().enumerate() {
@@ -72,6 +106,18 @@ enum Stop {
 
 /// Follows `example` through `ty`, a type of `file` (the generated code, after every rewrite).
 pub(crate) fn check(file: &syn::File, ty: &Type, example: &Value) -> Verdict {
+    match items_of(file).value(ty, example, "") {
+        Ok(()) => Verdict::Kept,
+        Err(Stop::Lost(at, why)) => Verdict::Lost { at, why },
+        Err(Stop::Unknown) => Verdict::Unknown,
+    }
+}
+
+struct Types<'a> {
+    items: HashMap<String, &'a Item>,
+}
+
+fn items_of(file: &syn::File) -> Types<'_> {
     let items = file
         .items
         .iter()
@@ -82,15 +128,96 @@ pub(crate) fn check(file: &syn::File, ty: &Type, example: &Value) -> Verdict {
             _ => None,
         })
         .collect();
-    match (Types { items }).value(ty, example, "") {
-        Ok(()) => Verdict::Kept,
-        Err(Stop::Lost(at, why)) => Verdict::Lost { at, why },
-        Err(Stop::Unknown) => Verdict::Unknown,
-    }
+    Types { items }
 }
 
-struct Types<'a> {
-    items: HashMap<String, &'a Item>,
+/// The Rust type that holds a value of the subschema at `pointer` inside the schema whose type
+/// is `root`, where the generated code gives it one: a chain of `/properties/<name>` (the
+/// field's type, without the `Option` that only says the member may be absent), `/items` and
+/// `/additionalProperties`. `None` anywhere else (enums, `$defs`, untyped parts).
+pub(crate) fn type_at(file: &syn::File, root: &Type, pointer: &str) -> Option<Type> {
+    let types = items_of(file);
+    let mut ty = root.clone();
+    let mut segments = pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"));
+    while let Some(segment) = segments.next() {
+        ty = types.unaliased(&ty);
+        let (name, arguments) = last_segment(&ty)?;
+        let arguments: Vec<Type> = arguments.into_iter().cloned().collect();
+        ty = match (segment.as_str(), name.as_str(), arguments.as_slice()) {
+            ("items", "Vec", [inner]) => inner.clone(),
+            ("additionalProperties", "BTreeMap" | "HashMap" | "IndexMap" | "Map", [_, inner]) => {
+                inner.clone()
+            }
+            ("properties", _, []) => {
+                let member = segments.next()?;
+                let Some(Item::Struct(s)) = types.items.get(&name) else {
+                    return None;
+                };
+                types.field_type(s, &member)?
+            }
+            _ => return None,
+        };
+    }
+    Some(ty)
+}
+
+impl Types<'_> {
+    /// `ty` with type aliases and `Box` seen through.
+    fn unaliased(&self, ty: &Type) -> Type {
+        let mut ty = ty.clone();
+        for _ in 0..32 {
+            match last_segment(&ty) {
+                Some((name, arguments)) if name == "Box" && arguments.len() == 1 => {
+                    ty = arguments[0].clone();
+                }
+                Some((name, arguments)) if arguments.is_empty() => match self.items.get(&name) {
+                    Some(Item::Type(alias)) if alias.generics.params.is_empty() => {
+                        ty = (*alias.ty).clone();
+                    }
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+        ty
+    }
+
+    /// The type of the member `wire` of struct `s`, without the `Option` of an optional member.
+    fn field_type(&self, s: &syn::ItemStruct, wire: &str) -> Option<Type> {
+        for field in &s.fields {
+            let options = serde_options_of(&field.attrs)?;
+            if options.iter().any(|(n, _)| n == "flatten") {
+                continue;
+            }
+            let name = option(&options, "rename").map_or_else(
+                || {
+                    field
+                        .ident
+                        .as_ref()
+                        .map(ToString::to_string)
+                        .unwrap_or_default()
+                },
+                str::to_string,
+            );
+            if name.trim_start_matches("r#") != wire {
+                continue;
+            }
+            let optional = option(&options, "skip_serializing_if")
+                .is_some_and(|skip| skip.ends_with("Option::is_none"));
+            return match last_segment(&field.ty) {
+                Some((outer, arguments))
+                    if optional && outer == "Option" && arguments.len() == 1 =>
+                {
+                    Some(arguments[0].clone())
+                }
+                _ => Some(field.ty.clone()),
+            };
+        }
+        None
+    }
 }
 
 fn lost<T>(at: &str, why: impl Into<String>) -> Result<T, Stop> {
@@ -593,6 +720,37 @@ mod tests {
             follow("Open", json!({ "id": 3000000000u64 })),
             lost("/id", "`3000000000` does not fit the type's `i32`")
         );
+    }
+
+    #[test]
+    fn nested_schemas_find_the_type_that_holds_their_values() {
+        let at = |root: &str, pointer: &str| {
+            let root: Type = syn::parse_str(root).unwrap();
+            type_at(&types(), &root, pointer).map(|ty| quote!(#ty).to_string().replace(' ', ""))
+        };
+        // An optional member's type without the `Option` that says it may be absent.
+        assert_eq!(
+            at("Trip", "/properties/days").as_deref(),
+            Some("::std::num::NonZeroU64")
+        );
+        // A member that may be `null` keeps the `Option` that holds it.
+        assert_eq!(
+            at("Trip", "/properties/fromPython").as_deref(),
+            Some("::std::option::Option<i64>")
+        );
+        assert_eq!(
+            at("Trips", "/items/properties/stops/items/properties/name").as_deref(),
+            Some("Name")
+        );
+        assert_eq!(at("Trip", "/properties/units").as_deref(), Some("Units"));
+        assert_eq!(
+            at("Open", "/additionalProperties").as_deref(),
+            None,
+            "a flattened map is not followed: its members share the object with the fields"
+        );
+        assert_eq!(at("Trip", "/properties/country"), None);
+        assert_eq!(at("Trip", "/$defs/Units"), None);
+        assert_eq!(at("Either", "/properties/city"), None);
     }
 
     #[test]

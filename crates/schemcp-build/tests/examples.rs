@@ -197,3 +197,37 @@ fn an_example_the_type_would_change_is_a_build_error_at_the_member() {
          schemas/get_weather.json:12:53: error[lossy-example]: the example does not round-trip through the generated type: `days` is absent, and the type fills in its default (at /outputSchema/examples/1)\n"
     );
 }
+
+/// Examples below the root are followed too, through the type of the member, item or map value
+/// they describe.
+#[test]
+fn nested_examples_round_trip_through_the_type_of_their_member() {
+    let tool = |trip_examples: &str| {
+        format!(
+            r##"{{
+  "inputSchema": {{
+    "type": "object",
+    "properties": {{
+      "trips": {{
+        "type": "array",
+        "items": {{
+          "type": "object",
+          "properties": {{ "city": {{ "type": "string" }}, "days": {{ "type": "integer" }} }},
+          "required": ["city"],
+          "examples": {trip_examples}
+        }}
+      }}
+    }}
+  }}
+}}"##
+        )
+    };
+    check(&tool(
+        r#"[{ "city": "Oslo" }, { "city": "Rome", "days": 3 }]"#,
+    ))
+    .unwrap();
+    assert_eq!(
+        check(&tool(r#"[{ "city": "Oslo", "country": "NO" }]"#)).unwrap_err(),
+        "schemas/get_weather.json:11:42: error[lossy-example]: the example does not round-trip through the generated type: `country` is dropped: the generated struct `GetWeatherInputTripsItem` has no field for it (at /inputSchema/properties/trips/items/examples/0/country)\n"
+    );
+}

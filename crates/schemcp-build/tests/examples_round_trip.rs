@@ -1,7 +1,7 @@
 //! The generated examples check (golden `tests/golden/examples`, written by
-//! `tests/examples.rs`): every root example of `tests/fixtures/examples` deserializes into its
-//! generated type and serializes back unchanged, except the one the type cannot hold, which is
-//! reported with its tool and pointer. That one goes through an untagged enum, which the build's
+//! `tests/examples.rs`): every example of `tests/fixtures/examples` that has a type of its own
+//! deserializes into that type and serializes back unchanged, except the one the type cannot
+//! hold, which is reported with its tool and pointer. That one goes through an untagged enum, which the build's
 //! own check (`src/round_trip.rs`) does not follow; every lossy example it can follow is a build
 //! error instead (`tests/examples.rs`).
 
