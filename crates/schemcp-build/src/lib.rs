@@ -496,26 +496,11 @@ impl Builder {
                 output,
             });
         }
+        let defs = types.defs;
         let mut items = types.items;
         emit::finish_types(&mut items);
-        // Examples below the roots, where a member, item or map value has a type of its own.
-        for (tool, view) in tools.iter_mut().zip(views.iter()) {
-            let output = match &tool.output {
-                Return::Structured(ty) | Return::Wrapped(ty) => Some(ty.clone()),
-                _ => None,
-            };
-            for (key, ty) in [
-                ("inputSchema", Some(tool.input.clone())),
-                ("outputSchema", output),
-            ] {
-                let (Some(ty), Some(schema)) = (ty, view.tool.get(key)) else {
-                    continue;
-                };
-                let root: syn::Type = syn::parse2(ty).map_err(|e| internal(e.to_string()))?;
-                let nested = round_trip::nested_examples(&items, &root, key, schema);
-                tool.examples.extend(nested);
-            }
-        }
+        let files: Vec<_> = views.iter().map(|view| view.tool).collect();
+        round_trip::add_nested_examples(&items, &mut tools, &files, defs).map_err(internal)?;
         let lossy = round_trip::lossy_examples(&items, &tools);
         if !lossy.is_empty() {
             return Err(Failure::Problems(lossy));

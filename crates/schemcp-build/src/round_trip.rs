@@ -9,30 +9,80 @@
 //! conversions) is [`Verdict::Unknown`], and the generated `#[cfg(test)]` round trip, which
 //! runs every example through the real type, stays the check for those.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
-use crate::emit::ToolItem;
+use crate::emit::{Return, ToolItem};
 use crate::optional::{SerdeOption, serde_options_of};
 use crate::schema::{escape, for_each_subschema};
 use crate::types::Problem;
 
-/// The examples on the subschemas of `schema` (not its root, which the caller has) whose values
-/// have a Rust type of their own under `root` ([`type_at`]), as `(pointer, type, example JSON)`
-/// with pointers from the tool file's root (`/{key}/properties/days/examples/0`).
+/// Adds to each tool's `examples` (which hold the roots' already) the examples below its roots
+/// that have a type of their own, and those of `defs` (`(tool, pointer, type)` of every `$defs`
+/// entry): a definition several tools share (a definitions file) once, for the first tool that
+/// uses it. `files` are the tool files, by tool.
+pub(crate) fn add_nested_examples(
+    types: &syn::File,
+    tools: &mut [ToolItem],
+    files: &[&serde_json::Map<String, Value>],
+    defs: Vec<(usize, String, TokenStream)>,
+) -> Result<(), String> {
+    let parse = |ty: TokenStream| syn::parse2::<Type>(ty).map_err(|e| e.to_string());
+    for (tool, file) in tools.iter_mut().zip(files) {
+        let output = match &tool.output {
+            Return::Structured(ty) | Return::Wrapped(ty) => Some(ty.clone()),
+            _ => None,
+        };
+        for (key, ty) in [
+            ("inputSchema", Some(tool.input.clone())),
+            ("outputSchema", output),
+        ] {
+            let (Some(ty), Some(schema)) = (ty, file.get(key)) else {
+                continue;
+            };
+            let nested = nested_examples(types, &parse(ty)?, &format!("/{key}"), schema, false);
+            tool.examples.extend(nested);
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for (t, pointer, ty) in defs {
+        let ty = crate::emit::rewrite_type(ty)?;
+        // `/inputSchema/$defs/Day`: the schema `inputSchema` of the tool file, then the rest.
+        let Some(schema) = pointer[1..]
+            .split_once('/')
+            .and_then(|(key, rest)| files[t].get(key)?.pointer(&format!("/{rest}")))
+        else {
+            continue;
+        };
+        for example in nested_examples(types, &parse(ty.clone())?, &pointer, schema, true) {
+            let relative = example.0[pointer.len()..].to_string();
+            if seen.insert((ty.to_string(), relative, example.2.clone())) {
+                tools[t].examples.push(example);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The examples on the subschemas of `schema` whose values have a Rust type of their own under
+/// `root` ([`type_at`]), as `(pointer, type, example JSON)` with pointers from the tool file's
+/// root: `base` is where `schema` sits (`/inputSchema`, `/inputSchema/$defs/Day`). The examples
+/// of `schema` itself are included only `with_root`.
 pub(crate) fn nested_examples(
     file: &syn::File,
     root: &Type,
-    key: &str,
+    base: &str,
     schema: &Value,
+    with_root: bool,
 ) -> Vec<(String, TokenStream, String)> {
     let mut sites = Vec::new();
     for_each_subschema(schema, "", false, &mut |object, pointer| {
-        if let (false, Some(Value::Array(examples))) = (pointer.is_empty(), object.get("examples"))
+        if let (true, Some(Value::Array(examples))) =
+            (with_root || !pointer.is_empty(), object.get("examples"))
         {
             sites.push((pointer.to_string(), examples.clone()));
         }
@@ -44,7 +94,7 @@ pub(crate) fn nested_examples(
         };
         for (i, example) in examples.iter().enumerate() {
             found.push((
-                format!("/{key}{pointer}/examples/{i}"),
+                format!("{base}{pointer}/examples/{i}"),
                 quote!(#ty),
                 example.to_string(),
             ));
@@ -134,7 +184,8 @@ fn items_of(file: &syn::File) -> Types<'_> {
 /// The Rust type that holds a value of the subschema at `pointer` inside the schema whose type
 /// is `root`, where the generated code gives it one: a chain of `/properties/<name>` (the
 /// field's type, without the `Option` that only says the member may be absent), `/items` and
-/// `/additionalProperties`. `None` anywhere else (enums, `$defs`, untyped parts).
+/// `/additionalProperties`. `None` anywhere else (enums, nested `$defs`, untyped parts); a
+/// `$defs` entry is followed from its own type.
 pub(crate) fn type_at(file: &syn::File, root: &Type, pointer: &str) -> Option<Type> {
     let types = items_of(file);
     let mut ty = root.clone();

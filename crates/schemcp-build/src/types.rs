@@ -89,6 +89,9 @@ pub(crate) struct Types {
     pub items: syn::File,
     pub inputs: Vec<TokenStream>,
     pub outputs: Vec<Option<TokenStream>>,
+    /// Every `$defs` entry as `(tool, pointer, type)`, e.g. `(0, "/inputSchema/$defs/Day", Day)`;
+    /// an entry several tools share appears once per tool, with the same type.
+    pub defs: Vec<(usize, String, TokenStream)>,
     /// Renames and fallbacks, reported as warnings.
     pub warnings: Vec<Problem>,
 }
@@ -333,6 +336,12 @@ pub(crate) fn generate(
         }
     }
     outputs.resize(tools.len(), None);
+    let mut defs = Vec::new();
+    for (m, member) in members.iter().enumerate() {
+        if member.def_key.is_some() {
+            defs.push((member.tool, member.pointer.clone(), ident(class_of[m])?));
+        }
+    }
     let mut items = file;
     items.items.extend(
         parse_file(quote! { #(#aliases)* })
@@ -343,6 +352,7 @@ pub(crate) fn generate(
         items,
         inputs,
         outputs,
+        defs,
         warnings,
     })
 }

@@ -231,3 +231,61 @@ fn nested_examples_round_trip_through_the_type_of_their_member() {
         "schemas/get_weather.json:11:42: error[lossy-example]: the example does not round-trip through the generated type: `country` is dropped: the generated struct `GetWeatherInputTripsItem` has no field for it (at /inputSchema/properties/trips/items/examples/0/country)\n"
     );
 }
+
+/// Examples in `$defs` round-trip through the definition's type; one in a definitions file that
+/// several tools share is reported once, in that file.
+#[test]
+fn definition_examples_round_trip_through_the_definition_type() {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("schemcp-def-examples-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tool = |name: &str| {
+        format!(
+            r##"{{
+  "name": "{name}",
+  "inputSchema": {{
+    "type": "object",
+    "properties": {{ "at": {{ "$ref": "common.json#/$defs/Address" }} }},
+    "required": ["at"]
+  }}
+}}"##
+        )
+    };
+    std::fs::write(dir.join("get_home.json"), tool("get_home")).unwrap();
+    std::fs::write(dir.join("set_work.json"), tool("set_work")).unwrap();
+    let common = |examples: &str| {
+        format!(
+            r##"{{
+  "$defs": {{
+    "Address": {{
+      "type": "object",
+      "properties": {{ "city": {{ "type": "string" }} }},
+      "required": ["city"],
+      "examples": {examples}
+    }}
+  }}
+}}"##
+        )
+    };
+    let generate = || match Builder::new().schemas_dir(&dir).generate() {
+        Ok(generated) => Ok(generated.files[0].1.clone()),
+        Err(Error::Schemas(d)) => Err(d.one_line().replace(&dir.display().to_string(), "schemas")),
+        Err(other) => Err(other.to_string()),
+    };
+    std::fs::write(dir.join("common.json"), common(r#"[{ "city": "Oslo" }]"#)).unwrap();
+    let code = generate().unwrap();
+    assert!(code.contains("let typed: Address ="), "{code}");
+    std::fs::write(
+        dir.join("common.json"),
+        common(r#"[{ "city": "Oslo", "zip": "0150" }]"#),
+    )
+    .unwrap();
+    let error = generate().unwrap_err();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        error,
+        "schemas/common.json:7:38: error[lossy-example]: the example does not round-trip through the generated type: `zip` is dropped: the generated struct `Address` has no field for it (at /$defs/Address/examples/0/zip)\n"
+    );
+}
