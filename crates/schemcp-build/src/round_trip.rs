@@ -31,6 +31,7 @@ pub(crate) fn add_nested_examples(
     files: &[&serde_json::Map<String, Value>],
     defs: Vec<(usize, String, TokenStream)>,
 ) -> Result<(), String> {
+    let types = &Types::of(types);
     let parse = |ty: TokenStream| syn::parse2::<Type>(ty).map_err(|e| e.to_string());
     for (tool, file) in tools.iter_mut().zip(files) {
         let output = match &tool.output {
@@ -72,8 +73,8 @@ pub(crate) fn add_nested_examples(
 /// `root` ([`type_at`]), as `(pointer, type, example JSON)` with pointers from the tool file's
 /// root: `base` is where `schema` sits (`/inputSchema`, `/inputSchema/$defs/Day`). The examples
 /// of `schema` itself are included only `with_root`.
-pub(crate) fn nested_examples(
-    file: &syn::File,
+fn nested_examples(
+    types: &Types<'_>,
     root: &Type,
     base: &str,
     schema: &Value,
@@ -89,7 +90,7 @@ pub(crate) fn nested_examples(
     });
     let mut found = Vec::new();
     for (pointer, examples) in sites {
-        let Some(ty) = type_at(file, root, &pointer) else {
+        let Some(ty) = type_at(types, root, &pointer) else {
             continue;
         };
         for (i, example) in examples.iter().enumerate() {
@@ -106,6 +107,7 @@ pub(crate) fn nested_examples(
 /// Every example of `tools` that the generated `types` (after every rewrite) would change, as a
 /// build error pointing at the member that changes.
 pub(crate) fn lossy_examples(types: &syn::File, tools: &[ToolItem]) -> Vec<Problem> {
+    let types = &Types::of(types);
     let mut problems = Vec::new();
     for (t, tool) in tools.iter().enumerate() {
         for (pointer, ty, json) in &tool.examples {
@@ -154,31 +156,34 @@ enum Stop {
     Unknown,
 }
 
-/// Follows `example` through `ty`, a type of `file` (the generated code, after every rewrite).
-pub(crate) fn check(file: &syn::File, ty: &Type, example: &Value) -> Verdict {
-    match items_of(file).value(ty, example, "") {
+/// Follows `example` through `ty`, one of `types`.
+fn check(types: &Types<'_>, ty: &Type, example: &Value) -> Verdict {
+    match types.value(ty, example, "") {
         Ok(()) => Verdict::Kept,
         Err(Stop::Lost(at, why)) => Verdict::Lost { at, why },
         Err(Stop::Unknown) => Verdict::Unknown,
     }
 }
 
+/// The named items of the generated code (after every rewrite), by name.
 struct Types<'a> {
     items: HashMap<String, &'a Item>,
 }
 
-fn items_of(file: &syn::File) -> Types<'_> {
-    let items = file
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            Item::Struct(s) => Some((s.ident.to_string(), item)),
-            Item::Enum(e) => Some((e.ident.to_string(), item)),
-            Item::Type(t) => Some((t.ident.to_string(), item)),
-            _ => None,
-        })
-        .collect();
-    Types { items }
+impl<'a> Types<'a> {
+    fn of(file: &'a syn::File) -> Self {
+        let items = file
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Struct(s) => Some((s.ident.to_string(), item)),
+                Item::Enum(e) => Some((e.ident.to_string(), item)),
+                Item::Type(t) => Some((t.ident.to_string(), item)),
+                _ => None,
+            })
+            .collect();
+        Types { items }
+    }
 }
 
 /// The Rust type that holds a value of the subschema at `pointer` inside the schema whose type
@@ -186,8 +191,7 @@ fn items_of(file: &syn::File) -> Types<'_> {
 /// field's type, without the `Option` that only says the member may be absent), `/items` and
 /// `/additionalProperties`. `None` anywhere else (enums, nested `$defs`, untyped parts); a
 /// `$defs` entry is followed from its own type.
-pub(crate) fn type_at(file: &syn::File, root: &Type, pointer: &str) -> Option<Type> {
-    let types = items_of(file);
+fn type_at(types: &Types<'_>, root: &Type, pointer: &str) -> Option<Type> {
     let mut ty = root.clone();
     let mut segments = pointer
         .split('/')
@@ -678,7 +682,7 @@ mod tests {
     }
 
     fn follow(ty: &str, example: Value) -> Verdict {
-        check(&types(), &syn::parse_str(ty).unwrap(), &example)
+        check(&Types::of(&types()), &syn::parse_str(ty).unwrap(), &example)
     }
 
     fn lost(at: &str, why: &str) -> Verdict {
@@ -777,7 +781,8 @@ mod tests {
     fn nested_schemas_find_the_type_that_holds_their_values() {
         let at = |root: &str, pointer: &str| {
             let root: Type = syn::parse_str(root).unwrap();
-            type_at(&types(), &root, pointer).map(|ty| quote!(#ty).to_string().replace(' ', ""))
+            type_at(&Types::of(&types()), &root, pointer)
+                .map(|ty| quote!(#ty).to_string().replace(' ', ""))
         };
         // An optional member's type without the `Option` that says it may be absent.
         assert_eq!(
