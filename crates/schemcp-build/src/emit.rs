@@ -14,7 +14,7 @@ pub(crate) struct ToolItem {
     pub output: Return,
     /// The `examples` of the input and output schemas with a type of their own (the roots, and
     /// members, items and map values below them): `(pointer, type, example JSON)`, checked by a
-    /// generated test to round-trip through the type.
+    /// generated test to round-trip through the type; filled by `round_trip::add_examples`.
     pub examples: Vec<(String, TokenStream, String)>,
     /// The tool's name, for messages.
     pub name: String,

@@ -457,34 +457,9 @@ impl Builder {
                     }
                 }
             };
-            let mut examples = Vec::new();
-            for (key, ty) in [
-                ("inputSchema", Some(&input)),
-                (
-                    "outputSchema",
-                    match &output {
-                        Return::Structured(ty) | Return::Wrapped(ty) => Some(ty),
-                        _ => None,
-                    },
-                ),
-            ] {
-                let (Some(ty), Some(serde_json::Value::Array(list))) = (
-                    ty,
-                    tool.tool.get(key).and_then(|schema| schema.get("examples")),
-                ) else {
-                    continue;
-                };
-                for (i, example) in list.iter().enumerate() {
-                    examples.push((
-                        format!("/{key}/examples/{i}"),
-                        ty.clone(),
-                        example.to_string(),
-                    ));
-                }
-            }
             tools.push(ToolItem {
                 name: tool.name.to_string(),
-                examples,
+                examples: Vec::new(),
                 method: method_names[t].clone(),
                 doc: tool
                     .tool
@@ -500,7 +475,7 @@ impl Builder {
         let mut items = types.items;
         emit::finish_types(&mut items);
         let files: Vec<_> = views.iter().map(|view| view.tool).collect();
-        round_trip::add_nested_examples(&items, &mut tools, &files, defs).map_err(internal)?;
+        round_trip::add_examples(&items, &mut tools, &files, defs).map_err(internal)?;
         let lossy = round_trip::lossy_examples(&items, &tools);
         if !lossy.is_empty() {
             return Err(Failure::Problems(lossy));

@@ -182,7 +182,7 @@ fn is_transparent(attrs: &[syn::Attribute]) -> bool {
 }
 
 /// `T` of `Option<T>`.
-fn option_inner(ty: &Type) -> Option<&Type> {
+pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
     if last.ident != "Option" {

@@ -17,21 +17,22 @@ use serde_json::Value;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::emit::{Return, ToolItem};
-use crate::optional::{SerdeOption, serde_options_of};
+use crate::optional::{SerdeOption, option_inner, serde_options_of};
 use crate::schema::{escape, for_each_subschema};
 use crate::types::Problem;
 
-/// Adds to each tool's `examples` (which hold the roots' already) the examples below its roots
-/// that have a type of their own, and those of `defs` (`(tool, pointer, type)` of every `$defs`
-/// entry): a definition several tools share (a definitions file) once, for the first tool that
-/// uses it. `files` are the tool files, by tool.
-pub(crate) fn add_nested_examples(
+/// Fills each tool's `examples` with those that have a type of their own: of the input and
+/// output roots and of the members, items and map values below them, then those of `defs`
+/// (`(tool, pointer, type)` of every `$defs` entry), a definition several tools share (a
+/// definitions file) once, for the first tool that uses it. `files` are the tool files, by
+/// tool.
+pub(crate) fn add_examples(
     types: &syn::File,
     tools: &mut [ToolItem],
     files: &[&serde_json::Map<String, Value>],
     defs: Vec<(usize, String, TokenStream)>,
 ) -> Result<(), String> {
-    let types = &Types::of(types);
+    let types = &Items::of(types);
     let parse = |ty: TokenStream| syn::parse2::<Type>(ty).map_err(|e| e.to_string());
     for (tool, file) in tools.iter_mut().zip(files) {
         let output = match &tool.output {
@@ -45,8 +46,8 @@ pub(crate) fn add_nested_examples(
             let (Some(ty), Some(schema)) = (ty, file.get(key)) else {
                 continue;
             };
-            let nested = nested_examples(types, &parse(ty)?, &format!("/{key}"), schema, false);
-            tool.examples.extend(nested);
+            let found = examples_under(types, &parse(ty)?, &format!("/{key}"), schema);
+            tool.examples.extend(found);
         }
     }
     let mut seen = BTreeSet::new();
@@ -59,7 +60,7 @@ pub(crate) fn add_nested_examples(
         else {
             continue;
         };
-        for example in nested_examples(types, &parse(ty.clone())?, &pointer, schema, true) {
+        for example in examples_under(types, &parse(ty.clone())?, &pointer, schema) {
             let relative = example.0[pointer.len()..].to_string();
             if seen.insert((ty.to_string(), relative, example.2.clone())) {
                 tools[t].examples.push(example);
@@ -69,22 +70,18 @@ pub(crate) fn add_nested_examples(
     Ok(())
 }
 
-/// The examples on the subschemas of `schema` whose values have a Rust type of their own under
+/// The examples in `schema` (itself included) whose values have a Rust type of their own under
 /// `root` ([`type_at`]), as `(pointer, type, example JSON)` with pointers from the tool file's
-/// root: `base` is where `schema` sits (`/inputSchema`, `/inputSchema/$defs/Day`). The examples
-/// of `schema` itself are included only `with_root`.
-fn nested_examples(
-    types: &Types<'_>,
+/// root: `base` is where `schema` sits (`/inputSchema`, `/inputSchema/$defs/Day`).
+fn examples_under(
+    types: &Items<'_>,
     root: &Type,
     base: &str,
     schema: &Value,
-    with_root: bool,
 ) -> Vec<(String, TokenStream, String)> {
     let mut sites = Vec::new();
     for_each_subschema(schema, "", false, &mut |object, pointer| {
-        if let (true, Some(Value::Array(examples))) =
-            (with_root || !pointer.is_empty(), object.get("examples"))
-        {
+        if let Some(Value::Array(examples)) = object.get("examples") {
             sites.push((pointer.to_string(), examples.clone()));
         }
     });
@@ -107,7 +104,7 @@ fn nested_examples(
 /// Every example of `tools` that the generated `types` (after every rewrite) would change, as a
 /// build error pointing at the member that changes.
 pub(crate) fn lossy_examples(types: &syn::File, tools: &[ToolItem]) -> Vec<Problem> {
-    let types = &Types::of(types);
+    let types = &Items::of(types);
     let mut problems = Vec::new();
     for (t, tool) in tools.iter().enumerate() {
         for (pointer, ty, json) in &tool.examples {
@@ -157,7 +154,7 @@ enum Stop {
 }
 
 /// Follows `example` through `ty`, one of `types`.
-fn check(types: &Types<'_>, ty: &Type, example: &Value) -> Verdict {
+fn check(types: &Items<'_>, ty: &Type, example: &Value) -> Verdict {
     match types.value(ty, example, "") {
         Ok(()) => Verdict::Kept,
         Err(Stop::Lost(at, why)) => Verdict::Lost { at, why },
@@ -166,11 +163,11 @@ fn check(types: &Types<'_>, ty: &Type, example: &Value) -> Verdict {
 }
 
 /// The named items of the generated code (after every rewrite), by name.
-struct Types<'a> {
+struct Items<'a> {
     items: HashMap<String, &'a Item>,
 }
 
-impl<'a> Types<'a> {
+impl<'a> Items<'a> {
     fn of(file: &'a syn::File) -> Self {
         let items = file
             .items
@@ -182,7 +179,7 @@ impl<'a> Types<'a> {
                 _ => None,
             })
             .collect();
-        Types { items }
+        Items { items }
     }
 }
 
@@ -191,7 +188,7 @@ impl<'a> Types<'a> {
 /// field's type, without the `Option` that only says the member may be absent), `/items` and
 /// `/additionalProperties`. `None` anywhere else (enums, nested `$defs`, untyped parts); a
 /// `$defs` entry is followed from its own type.
-fn type_at(types: &Types<'_>, root: &Type, pointer: &str) -> Option<Type> {
+fn type_at(types: &Items<'_>, root: &Type, pointer: &str) -> Option<Type> {
     let mut ty = root.clone();
     let mut segments = pointer
         .split('/')
@@ -219,7 +216,7 @@ fn type_at(types: &Types<'_>, root: &Type, pointer: &str) -> Option<Type> {
     Some(ty)
 }
 
-impl Types<'_> {
+impl Items<'_> {
     /// `ty` with type aliases and `Box` seen through.
     fn unaliased(&self, ty: &Type) -> Type {
         let mut ty = ty.clone();
@@ -247,27 +244,11 @@ impl Types<'_> {
             if options.iter().any(|(n, _)| n == "flatten") {
                 continue;
             }
-            let name = option(&options, "rename").map_or_else(
-                || {
-                    field
-                        .ident
-                        .as_ref()
-                        .map(ToString::to_string)
-                        .unwrap_or_default()
-                },
-                str::to_string,
-            );
-            if name.trim_start_matches("r#") != wire {
+            if wire_name(field, &options).as_deref() != Some(wire) {
                 continue;
             }
-            let optional = option(&options, "skip_serializing_if")
-                .is_some_and(|skip| skip.ends_with("Option::is_none"));
-            return match last_segment(&field.ty) {
-                Some((outer, arguments))
-                    if optional && outer == "Option" && arguments.len() == 1 =>
-                {
-                    Some(arguments[0].clone())
-                }
+            return match option_inner(&field.ty) {
+                Some(inner) if skipped_when_none(&options) => Some(inner.clone()),
                 _ => Some(field.ty.clone()),
             };
         }
@@ -340,7 +321,7 @@ fn kind(value: &Value) -> &'static str {
     }
 }
 
-impl Types<'_> {
+impl Items<'_> {
     fn value(&self, ty: &Type, value: &Value, at: &str) -> Result<(), Stop> {
         if let Type::Tuple(tuple) = ty {
             let Value::Array(items) = value else {
@@ -504,21 +485,15 @@ impl Types<'_> {
                 rest = Some(&field.ty);
                 continue;
             }
-            let Some(ident) = &field.ident else {
+            let Some(wire) = wire_name(field, &options) else {
                 return Err(Stop::Unknown);
             };
-            let wire = option(&options, "rename").map_or_else(
-                || ident.to_string().trim_start_matches("r#").to_string(),
-                str::to_string,
-            );
             let deserialize_with = option(&options, "deserialize_with");
             if deserialize_with.is_some_and(|with| !with.ends_with("__private::present")) {
                 return Err(Stop::Unknown);
             }
             let skip = option(&options, "skip_serializing_if");
-            let option_inner = last_segment(&field.ty)
-                .filter(|(name, arguments)| name == "Option" && arguments.len() == 1)
-                .map(|(_, arguments)| arguments[0]);
+            let option_inner = option_inner(&field.ty);
             let at_member = format!("{at}/{}", escape(&wire));
             match members.get(&wire) {
                 Some(member) => {
@@ -528,7 +503,7 @@ impl Types<'_> {
                         (Some(inner), _) if deserialize_with.is_some() => {
                             self.value(inner, member, &at_member)?
                         }
-                        (Some(_), Value::Null) if skip.is_some_and(|s| s.ends_with("is_none")) => {
+                        (Some(_), Value::Null) if skipped_when_none(&options) => {
                             return lost(
                                 &at_member,
                                 "an explicit `null` is read as absent and is not written back",
@@ -545,9 +520,7 @@ impl Types<'_> {
                     }
                     let skipped_when_default = match (default, option_inner, skip) {
                         // `Default::default()` of an `Option` is `None`, skipped again.
-                        (Some((_, None)), Some(_), Some(s)) | (None, Some(_), Some(s)) => {
-                            s.ends_with("Option::is_none")
-                        }
+                        (Some((_, None)) | None, Some(_), Some(_)) => skipped_when_none(&options),
                         (Some((_, None)), None, Some(s)) => {
                             s.ends_with("Vec::is_empty") || s.ends_with("Map::is_empty")
                         }
@@ -604,6 +577,26 @@ impl Types<'_> {
             },
         }
     }
+}
+
+/// The member name a named field reads and writes: its `rename`, or its identifier.
+fn wire_name(field: &syn::Field, options: &[SerdeOption]) -> Option<String> {
+    match option(options, "rename") {
+        Some(rename) => Some(rename.to_string()),
+        None => Some(
+            field
+                .ident
+                .as_ref()?
+                .to_string()
+                .trim_start_matches("r#")
+                .to_string(),
+        ),
+    }
+}
+
+/// Whether the field is left out when it is `None` (an `Option` that only marks absence).
+fn skipped_when_none(options: &[SerdeOption]) -> bool {
+    option(options, "skip_serializing_if").is_some_and(|skip| skip.ends_with("Option::is_none"))
 }
 
 fn option<'a>(options: &'a [SerdeOption], name: &str) -> Option<&'a str> {
@@ -682,7 +675,7 @@ mod tests {
     }
 
     fn follow(ty: &str, example: Value) -> Verdict {
-        check(&Types::of(&types()), &syn::parse_str(ty).unwrap(), &example)
+        check(&Items::of(&types()), &syn::parse_str(ty).unwrap(), &example)
     }
 
     fn lost(at: &str, why: &str) -> Verdict {
@@ -781,7 +774,7 @@ mod tests {
     fn nested_schemas_find_the_type_that_holds_their_values() {
         let at = |root: &str, pointer: &str| {
             let root: Type = syn::parse_str(root).unwrap();
-            type_at(&Types::of(&types()), &root, pointer)
+            type_at(&Items::of(&types()), &root, pointer)
                 .map(|ty| quote!(#ty).to_string().replace(' ', ""))
         };
         // An optional member's type without the `Option` that says it may be absent.

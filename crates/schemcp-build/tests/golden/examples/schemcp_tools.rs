@@ -445,6 +445,22 @@ pub(crate) mod schemcp_examples {
             );
         }
         {
+            let example: Value = serde_json::from_str("\"London\"").unwrap();
+            let typed: ::std::string::String = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `forecast` /inputSchema/properties/city/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `forecast` /inputSchema/properties/city/examples/0", example, back
+            );
+        }
+        {
             let example: Value = serde_json::from_str("{\"temperature\":16.5}").unwrap();
             let typed: Forecast = serde_json::from_value(example.clone())
                 .unwrap_or_else(|e| {
@@ -477,22 +493,6 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `forecast` /outputSchema/examples/1", example, back
-            );
-        }
-        {
-            let example: Value = serde_json::from_str("\"London\"").unwrap();
-            let typed: ::std::string::String = serde_json::from_value(example.clone())
-                .unwrap_or_else(|e| {
-                    panic!(
-                        "{}: the example does not deserialize into the generated type: {}",
-                        "tool `forecast` /inputSchema/properties/city/examples/0", e
-                    )
-                });
-            let back = serde_json::to_value(&typed).unwrap();
-            assert!(
-                same(& example, & back),
-                "{}: the example does not round-trip through the generated type: {} became {}",
-                "tool `forecast` /inputSchema/properties/city/examples/0", example, back
             );
         }
         {
