@@ -361,7 +361,9 @@ fn typify_failures_are_diagnostics_not_panics() {
         (
             tool(
                 "t",
-                object(json!({ "b": { "type": "array", "prefixItems": [{ "type": "string" }] } })),
+                object(
+                    json!({ "b": { "type": "array", "prefixItems": [{ "type": "string" }], "unevaluatedItems": false } }),
+                ),
                 None,
             ),
             "/inputSchema/properties/b/prefixItems",
@@ -655,22 +657,112 @@ fn fixed_length_prefix_items_become_tuples() {
         has(&code, "pub row: (::std::string::String, i64, i64),"),
         "{code}"
     );
+}
 
-    // A shorter array is valid here, and no tuple holds it: still refused, at its pointer.
+/// A shorter array is valid where `minItems` is below the prefix, and no tuple holds it: one
+/// `Option` per position (the runtime's `PrefixN`), the rest typed by `items`.
+#[test]
+fn variable_length_prefix_items_become_prefix_types() {
     let open = json!({
         "type": "array",
-        "prefixItems": [{ "type": "number" }, { "type": "number" }],
+        "prefixItems": [
+            { "type": "number" },
+            false,
+            { "type": "object", "properties": { "a": { "type": "string" } } }
+        ],
         "items": false
     });
-    let errors = generate(
-        &builder(),
-        &[tool("t", object(json!({ "at": open })), None)],
+    let rest = json!({
+        "type": "array",
+        "description": "A row.",
+        "prefixItems": [{ "enum": ["x", "y"] }, true],
+        "items": { "type": "object", "properties": { "z": { "type": "integer" } } },
+        "minItems": 1
+    });
+    let untitled_ref = json!({
+        "type": "array",
+        "prefixItems": [{ "$ref": "#/$defs/Cell" }, { "title": "Named", "type": "string", "pattern": "^a" }]
+    });
+    let mut input = object(json!({ "at": open, "row": rest, "cells": untitled_ref }));
+    input["$defs"] =
+        json!({ "Cell": { "type": "object", "properties": { "c": { "type": "boolean" } } } });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let p = "::schemcp_runtime::prefix_items";
+    let value = "::schemcp_runtime::__private::serde_json::Value";
+    let fields = item(&code, "struct", "TInput");
+    for field in [
+        format!("pub at: {p}::Prefix3<f64, {p}::NoValue, TInputAtPosition2, {p}::NoValue,>,"),
+        format!("pub cells: {p}::Prefix2<Cell, Named, {value},>,"),
+        format!("///A row.\npub row: {p}::Prefix2<TInputRowPosition0, {value}, TInputRowItem,>,"),
+    ] {
+        assert!(has(fields, &field), "{field}\n{fields}");
+    }
+    for name in [
+        "TInputAtPosition2",
+        "TInputRowPosition0",
+        "TInputRowItem",
+        "Named",
+    ] {
+        assert_eq!(
+            count(&code, &format!("pub struct {name} "))
+                + count(&code, &format!("pub enum {name} ")),
+            1,
+            "{name}: {code}"
+        );
+    }
+}
+
+/// What a `PrefixN` cannot hold exactly is still refused at the `prefixItems` pointer.
+#[test]
+fn prefix_items_a_prefix_type_cannot_hold_are_refused() {
+    let cases = [
+        (
+            json!({ "type": ["array", "null"], "prefixItems": [{ "type": "number" }] }),
+            "only with `\"type\": \"array\"`",
+        ),
+        (
+            json!({ "type": "array", "prefixItems": [{ "type": "number" }], "unevaluatedItems": false }),
+            "beside `unevaluatedItems`",
+        ),
+        (
+            json!({ "type": "array", "prefixItems": vec![json!({ "type": "number" }); 13] }),
+            "of 1 to 12 positions; this one has 13",
+        ),
+    ];
+    for (schema, reason) in cases {
+        let errors = generate(
+            &builder(),
+            &[tool("t", object(json!({ "at": schema })), None)],
+            &[],
+        )
+        .unwrap_err();
+        assert!(
+            errors[0].starts_with("t /inputSchema/properties/at/prefixItems [unsupported-schema]")
+                && errors[0].contains(reason),
+            "{errors:?}"
+        );
+    }
+}
+
+/// Without a `type`, `prefixItems` also accepts other kinds of values: with the opt-in, an
+/// enum of the prefix type and any value that is not an array.
+#[test]
+fn untyped_prefix_items_are_a_prefix_type_or_another_kind() {
+    let schema = json!({ "prefixItems": [{ "type": "integer" }, { "type": "string" }] });
+    let (code, warnings) = generate(
+        &builder().fallback_to_value(true),
+        &[tool("t", object(json!({ "at": schema })), None)],
         &[],
     )
-    .unwrap_err();
+    .unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
-        errors[0].starts_with("t /inputSchema/properties/at/prefixItems [unsupported-schema]"),
-        "{errors:?}"
+        has(
+            &code,
+            "::schemcp_runtime::prefix_items::Prefix2<i64, ::std::string::String, ::schemcp_runtime::__private::serde_json::Value,>"
+        ) && has(&code, "::schemcp_runtime::__private::NotArray"),
+        "{code}"
     );
 }
 

@@ -200,6 +200,18 @@ fn type_at(types: &Items<'_>, root: &Type, pointer: &str) -> Option<Type> {
         let arguments: Vec<Type> = arguments.into_iter().cloned().collect();
         ty = match (segment.as_str(), name.as_str(), arguments.as_slice()) {
             ("items", "Vec", [inner]) => inner.clone(),
+            // The runtime's `PrefixN<positions..., R>` (see `schema::open_tuples`).
+            ("prefixItems", prefix, [positions @ .., _])
+                if prefix_len(prefix) == Some(positions.len()) =>
+            {
+                let i: usize = segments.next()?.parse().ok()?;
+                positions.get(i)?.clone()
+            }
+            ("items", prefix, [positions @ .., rest])
+                if prefix_len(prefix) == Some(positions.len()) =>
+            {
+                rest.clone()
+            }
             ("additionalProperties", "BTreeMap" | "HashMap" | "IndexMap" | "Map", [_, inner]) => {
                 inner.clone()
             }
@@ -258,6 +270,11 @@ impl Items<'_> {
 
 fn lost<T>(at: &str, why: impl Into<String>) -> Result<T, Stop> {
     Err(Stop::Lost(at.to_string(), why.into()))
+}
+
+/// The number of positions of the runtime's `PrefixN`, from its name.
+fn prefix_len(name: &str) -> Option<usize> {
+    name.strip_prefix("Prefix")?.parse().ok()
 }
 
 /// The last segment of a path type and its type arguments.
@@ -357,6 +374,16 @@ impl Items<'_> {
             ("String", [], Value::String(_)) | ("bool", [], Value::Bool(_)) => Ok(()),
             // Any value, or any value but one kind (the example validated, so not that kind).
             ("Value" | "NotObject" | "NotArray" | "NotString", [], _) => Ok(()),
+            ("NoValue", [], _) => lost(at, "the type holds no value here (its schema is `false`)"),
+            // The runtime's `PrefixN<positions..., R>`: position by position, then the rest.
+            (prefix, [positions @ .., rest], Value::Array(items))
+                if prefix_len(prefix) == Some(positions.len()) =>
+            {
+                items.iter().enumerate().try_for_each(|(i, item)| {
+                    let ty = positions.get(i).copied().unwrap_or(rest);
+                    self.value(ty, item, &format!("{at}/{i}"))
+                })
+            }
             (number, [], Value::Number(n)) if number_fits(number, n).is_some() => {
                 match n.as_f64() {
                     _ if number_fits(number, n) == Some(true) => Ok(()),
@@ -704,6 +731,8 @@ mod tests {
             ("::std::option::Option<i64>", json!(null)),
             ("f64", json!(7)),
             ("u64", json!(18446744073709551615u64)),
+            (PAIR, json!([])),
+            (PAIR, json!([3, "a", { "city": "Oslo", "units": "metric" }])),
         ] {
             assert_eq!(follow(ty, example.clone()), Verdict::Kept, "{ty} {example}");
         }
@@ -768,7 +797,28 @@ mod tests {
             follow("Open", json!({ "id": 3000000000u64 })),
             lost("/id", "`3000000000` does not fit the type's `i32`")
         );
+        assert_eq!(
+            follow(PAIR, json!([3.0])),
+            lost(
+                "/0",
+                "`3.0` is written as a fraction, which the type's `i64` does not read; write it as `3`"
+            )
+        );
+        assert_eq!(
+            follow(PAIR, json!([3, "a", { "city": "Oslo" }])),
+            lost("/2", "`units` is absent, and the type fills in its default")
+        );
+        assert_eq!(
+            follow(
+                "::schemcp_runtime::prefix_items::Prefix1<i64, ::schemcp_runtime::prefix_items::NoValue>",
+                json!([1, 2])
+            ),
+            lost("/1", "the type holds no value here (its schema is `false`)")
+        );
     }
+
+    /// A `prefixItems` array of variable length: two positions, then trips.
+    const PAIR: &str = "::schemcp_runtime::prefix_items::Prefix2<i64, ::std::string::String, Trip>";
 
     #[test]
     fn nested_schemas_find_the_type_that_holds_their_values() {
@@ -800,6 +850,16 @@ mod tests {
         assert_eq!(at("Trip", "/properties/country"), None);
         assert_eq!(at("Trip", "/$defs/Units"), None);
         assert_eq!(at("Either", "/properties/city"), None);
+        // A `prefixItems` position, and the items past the prefix.
+        assert_eq!(
+            at(PAIR, "/prefixItems/1").as_deref(),
+            Some("::std::string::String")
+        );
+        assert_eq!(
+            at(PAIR, "/items/properties/units").as_deref(),
+            Some("Units")
+        );
+        assert_eq!(at(PAIR, "/prefixItems/2"), None);
     }
 
     #[test]

@@ -4,6 +4,8 @@
 
 use serde_json::{Value, json};
 
+use crate::names::pascal;
+
 /// How a keyword holds subschemas.
 enum Children {
     /// `{ name: schema }`
@@ -296,6 +298,179 @@ pub(crate) fn closed_tuples(schema: &mut Value) {
     object.insert("maxItems".into(), length.into());
 }
 
+/// Keywords that may stand beside a variable-length `prefixItems` the generator types as a
+/// runtime `PrefixN` (see [`open_tuples`]): annotations, and array constraints that validation
+/// enforces and that the type holds every valid array of anyway.
+const BESIDE_PREFIX_ITEMS: [&str; 15] = [
+    "type",
+    "prefixItems",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "deprecated",
+    PREFIX_MARKER,
+];
+
+/// Why a schema with `prefixItems` cannot become a type (once [`closed_tuples`] has taken the
+/// fixed-length ones), or `None` if [`open_tuples`] types it. `type` may still be missing:
+/// the untyped-schema rules then decide whether it is typed as an array.
+pub(crate) fn prefix_items_refusal(object: &serde_json::Map<String, Value>) -> Option<String> {
+    let Value::Array(prefix) = object.get("prefixItems")? else {
+        return Some("`prefixItems` must be an array of schemas".into());
+    };
+    if prefix.is_empty() || prefix.len() > MAX_PREFIX_POSITIONS {
+        return Some(format!(
+            "the generator types `prefixItems` of 1 to {} positions; this one has {}",
+            MAX_PREFIX_POSITIONS,
+            prefix.len()
+        ));
+    }
+    if let Some(other) = object
+        .keys()
+        .find(|k| !BESIDE_PREFIX_ITEMS.contains(&k.as_str()))
+    {
+        return Some(format!(
+            "the generator does not type `prefixItems` beside `{other}` (only beside {})",
+            BESIDE_PREFIX_ITEMS[2..9]
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    match object.get("type") {
+        None => None,
+        Some(Value::String(kind)) if kind == "array" => None,
+        Some(_) => Some(
+            "the generator types `prefixItems` only with `\"type\": \"array\"` (a list of \
+             types, or another kind, would need a type holding other values as well)"
+                .into(),
+        ),
+    }
+}
+
+/// The number of positions of the runtime's largest `PrefixN`
+/// (`schemcp_runtime::prefix_items::MAX_POSITIONS`).
+const MAX_PREFIX_POSITIONS: usize = 12;
+
+/// Marks every `prefixItems` array of variable length that [`prefix_items_refusal`] accepts
+/// and that has `"type": "array"` (in the copy of a schema the generator converts) for
+/// [`finish_tuples`], which makes it the runtime's `PrefixN<..., R>`: one `Option` per
+/// position, in order, and the items past the prefix in a `Vec<R>`, `R` typed by `items` (any
+/// value without it, none when it is `false`). That holds every valid array exactly, a shorter
+/// one included; `minItems` and the like stay with validation.
+///
+/// The schemas stay where they are until then, so references in them are found and renamed
+/// like any other. typify converts type parameters without a name to derive nested type
+/// names from, so each position is marked with the path its name takes after its parent's.
+pub(crate) fn open_tuples(schema: &mut Value) {
+    open_tuples_at(schema, "");
+}
+
+/// On a `prefixItems` array [`finish_tuples`] converts.
+const PREFIX_MARKER: &str = "x-schemcp-prefix";
+/// On a position (or the `items` past them): the name its type takes after its parent's.
+const POSITION_MARKER: &str = "x-schemcp-position";
+
+fn open_tuples_at(schema: &mut Value, path: &str) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for (keyword, value) in object.iter_mut() {
+        match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => {
+                for (name, child) in map.iter_mut() {
+                    open_tuples_at(child, &format!("{path}{}", pascal(name)));
+                }
+            }
+            (Some(Children::One | Children::List), Value::Array(list)) => {
+                for (i, child) in list.iter_mut().enumerate() {
+                    open_tuples_at(child, &format!("{path}{}{i}", pascal(keyword)));
+                }
+            }
+            (Some(Children::One), child) => {
+                open_tuples_at(child, &format!("{path}{}", pascal(keyword)))
+            }
+            _ => {}
+        }
+    }
+    if !object.contains_key("prefixItems")
+        || object.get("type") != Some(&json!("array"))
+        || prefix_items_refusal(object).is_some()
+    {
+        return;
+    }
+    let mark = |schema: &mut Value, name: String| {
+        if let Value::Object(object) = schema
+            && !object.contains_key("title")
+            && !object.contains_key("$ref")
+        {
+            object.insert(POSITION_MARKER.into(), Value::String(name));
+        }
+    };
+    if let Some(Value::Array(prefix)) = object.get_mut("prefixItems") {
+        for (i, position) in prefix.iter_mut().enumerate() {
+            mark(position, format!("{path}Position{i}"));
+        }
+    }
+    if let Some(items) = object.get_mut("items") {
+        mark(items, format!("{path}Item"));
+    }
+    object.insert(PREFIX_MARKER.into(), Value::Bool(true));
+}
+
+/// Converts what [`open_tuples`] marked, in the schema typify is given for a type named
+/// `base`: each marked position is titled `base` followed by its path (the name typify would
+/// have derived from its parent), and each marked array becomes typify's `x-rust-type` for
+/// the runtime's `PrefixN`.
+pub(crate) fn finish_tuples(schema: &mut Value, base: &str) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if let Some(Value::String(path)) = object.shift_remove(POSITION_MARKER) {
+        object.insert("title".into(), Value::String(format!("{base}{path}")));
+    }
+    for_each_child_mut(object, &mut |child| finish_tuples(child, base));
+    if object.shift_remove(PREFIX_MARKER).is_none() {
+        return;
+    }
+    let rust_type = |path: &str, parameters: Vec<Value>| {
+        json!({ "x-rust-type": {
+            "crate": "schemcp-runtime",
+            "version": "*",
+            "path": format!("schemcp_runtime::prefix_items::{path}"),
+            "parameters": parameters,
+        }})
+    };
+    let parameter = |schema: Value| match schema {
+        // `false` admits no value; typify would make it an empty enum that needs a name.
+        Value::Bool(false) => rust_type("NoValue", Vec::new()),
+        Value::Bool(true) => json!({}),
+        other => other,
+    };
+    let Some(Value::Array(prefix)) = object.shift_remove("prefixItems") else {
+        unreachable!("open_tuples marks arrays with `prefixItems`")
+    };
+    let n = prefix.len();
+    let mut parameters: Vec<Value> = prefix.into_iter().map(parameter).collect();
+    parameters.push(parameter(object.shift_remove("items").unwrap_or(json!({}))));
+    let mut replacement = rust_type(&format!("Prefix{n}"), parameters);
+    for keyword in ["title", "description"] {
+        if let Some(value) = object.shift_remove(keyword) {
+            replacement[keyword] = value;
+        }
+    }
+    *schema = replacement;
+}
+
 /// Keywords that constrain only one kind of JSON value, by the kind typify infers from them.
 const TYPED_KEYWORDS: [(&str, &[&str]); 4] = [
     (
@@ -535,6 +710,14 @@ pub(crate) fn decode_segment(segment: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn prefix_positions_match_the_runtime() {
+        assert_eq!(
+            MAX_PREFIX_POSITIONS,
+            schemcp_runtime::prefix_items::MAX_POSITIONS
+        );
+    }
 
     #[test]
     fn walks_schemas_not_data() {

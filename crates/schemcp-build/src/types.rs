@@ -30,8 +30,9 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 use crate::names::pascal;
 use crate::schema::{
     NULLABLE_OPTIONAL, canonical, closed_tuples, decode_segment, drop_opaque_nots,
-    drop_unicode_patterns, escape, for_each_ref_mut, for_each_subschema, mark_nullable_optionals,
-    may_be_null, open_pattern_properties, untyped_subschemas,
+    drop_unicode_patterns, escape, finish_tuples, for_each_ref_mut, for_each_subschema,
+    mark_nullable_optionals, may_be_null, open_pattern_properties, open_tuples,
+    prefix_items_refusal, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -474,6 +475,7 @@ fn collect_members(
                 untyped(member, t, fallback, warnings, &mut problems);
                 // After `untyped`, whose diagnostics name the keywords as written.
                 open_pattern_properties(&mut member.schema);
+                open_tuples(&mut member.schema);
                 drop_unicode_patterns(&mut member.schema);
             }
             for member in &mut members[root..] {
@@ -483,7 +485,16 @@ fn collect_members(
                     &member.pointer,
                     true,
                     &mut |object, pointer| {
-                        for keyword in ["prefixItems", "$dynamicRef", "$recursiveRef"] {
+                        if let Some(message) = prefix_items_refusal(object) {
+                            problems.push(Problem {
+                                tool: Some(t),
+                                pointer: format!("{pointer}/prefixItems"),
+                                code: "unsupported-schema",
+                                message,
+                                help: None,
+                            });
+                        }
+                        for keyword in ["$dynamicRef", "$recursiveRef"] {
                             if object.contains_key(keyword) {
                                 problems.push(Problem {
                                     tool: Some(t),
@@ -696,7 +707,7 @@ fn is_keyword(segment: &str) -> bool {
 }
 
 /// Keywords the generator cannot turn into a type at all (typify does not know them).
-const UNSUPPORTED_KEYWORDS: [&str; 3] = ["prefixItems", "$dynamicRef", "$recursiveRef"];
+const UNSUPPORTED_KEYWORDS: [&str; 2] = ["$dynamicRef", "$recursiveRef"];
 
 /// Why the subschema `object` cannot become a type before typify is even asked: an unsupported
 /// keyword or a `$ref` the generator cannot resolve.
@@ -708,6 +719,9 @@ fn unsupported_reason(
         if object.contains_key(keyword) {
             return Some(format!("the generator does not support `{keyword}`"));
         }
+    }
+    if let Some(reason) = prefix_items_refusal(object) {
+        return Some(reason);
     }
     match object.get("$ref") {
         None => None,
@@ -888,9 +902,11 @@ const OTHER_THAN: [(&str, &str); 3] = [
 /// faithfully. typify ignores `minItems`, `minProperties` and the like (the type accepts more,
 /// validation enforces them); an object without `additionalProperties` keeps unknown members in
 /// a map (see [`untyped`]), and members matching `patternProperties` are kept too (see
-/// [`schema::open_pattern_properties`]). Not typed: `unevaluated*` (typify would drop or reject
-/// members), `uniqueItems` (it may reorder or deduplicate). String annotations (`format`,
-/// `content*`) are left out of the typed branch, which is then `String`.
+/// [`schema::open_pattern_properties`]). `prefixItems` becomes the runtime's `PrefixN` (see
+/// [`schema::open_tuples`]). Not typed: `unevaluated*` (typify would drop or
+/// reject members), `uniqueItems` but beside `prefixItems` (typify may reorder or deduplicate;
+/// a `PrefixN` keeps every item in order). String annotations (`format`, `content*`) are left
+/// out of the typed branch, which is then `String`.
 fn other_than(target: &Value) -> Option<&'static str> {
     const NEUTRAL: [&str; 4] = ["description", "title", "$comment", "examples"];
     const OBJECT: [&str; 6] = [
@@ -901,8 +917,9 @@ fn other_than(target: &Value) -> Option<&'static str> {
         "minProperties",
         "maxProperties",
     ];
-    const ARRAY: [&str; 6] = [
+    const ARRAY: [&str; 7] = [
         "items",
+        "prefixItems",
         "minItems",
         "maxItems",
         "contains",
@@ -945,7 +962,15 @@ fn other_than(target: &Value) -> Option<&'static str> {
             .is_none_or(|r| r.iter().all(|k| k.as_str().is_some_and(plain)));
     if only(&OBJECT) && OBJECT.iter().any(|k| object.contains_key(*k)) && names_plain {
         Some("object")
-    } else if only(&ARRAY) && object.contains_key("items") {
+    } else if prefix_items_refusal(object).is_none()
+        && (only(&ARRAY) && object.contains_key("items")
+            // A `PrefixN` keeps every item in order, so `uniqueItems` may stand beside it.
+            || object.contains_key("prefixItems")
+                && object.keys().all(|k| {
+                    let k = k.as_str();
+                    NEUTRAL.contains(&k) || ARRAY.contains(&k) || k == "uniqueItems"
+                }))
+    {
         Some("array")
     } else if only(&STRING) && STRING.iter().any(|k| object.contains_key(*k)) {
         Some("string")
@@ -1132,6 +1157,8 @@ impl Plan<'_> {
         let mut settings = TypeSpaceSettings::default();
         // Sorted keys keep structured results stable from call to call.
         settings.with_map_type("::std::collections::BTreeMap");
+        // `x-rust-type` names the runtime's `PrefixN` for `prefixItems` of variable length.
+        settings.with_crate("schemcp-runtime", typify::CrateVers::Any, None);
         for (kind, type_name) in OTHER_THAN {
             let mut marker = schemars::schema::SchemaObject::default();
             marker
@@ -1343,6 +1370,7 @@ impl Plan<'_> {
             // typify prefers a title to the name it is given.
             object.insert("title".into(), Value::String(names[c].clone()));
         }
+        finish_tuples(&mut schema, &names[c]);
         schema
     }
 

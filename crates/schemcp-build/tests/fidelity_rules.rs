@@ -94,7 +94,11 @@ fn unsupported_keywords_degrade_only_their_own_subschema() {
     let schema = json!({
         "type": "object",
         "properties": {
-            "pair": { "type": "array", "prefixItems": [{ "type": "integer" }] },
+            "pair": {
+                "type": "array",
+                "prefixItems": [{ "type": "integer" }],
+                "unevaluatedItems": false
+            },
             "name": { "type": "string" }
         },
         "required": ["pair", "name"]

@@ -769,12 +769,21 @@ pub fn difference(original: &Value, back: &Value) -> String {
     out.join("; ")
 }
 
+/// Whether a degradation warning is the generator's "typed for its kind, any other kind of
+/// value as a `Value`" split of a schema without `type`, rather than a plain `Value`.
+fn other_kinds(warning: &str) -> bool {
+    warning.contains("it is a Rust type for") && warning.contains("or, for any other kind of value")
+}
+
 /// Counts for one row of the table.
 #[derive(Debug, Default, Clone)]
 pub struct Row {
     pub groups: usize,
     pub typed: [usize; 3],
     pub degraded: [usize; 3],
+    /// of the degraded, those whose only `Value` parts hold the other kinds of value of a
+    /// schema without `type` (`NotObject`, ...), beside a typed branch for its own kind.
+    pub other_kinds_only: [usize; 3],
     pub refused: [usize; 3],
     pub panicked: [usize; 3],
     pub no_type: usize,
@@ -853,7 +862,10 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
             let s = side_index(side);
             match &result.generation[&side] {
                 Generation::Typed => row.typed[s] += 1,
-                Generation::Degraded(_) => row.degraded[s] += 1,
+                Generation::Degraded(parts) => {
+                    row.degraded[s] += 1;
+                    row.other_kinds_only[s] += usize::from(parts.iter().all(|p| other_kinds(p)));
+                }
                 Generation::Refused(_) => row.refused[s] += 1,
                 Generation::Panicked(_) => row.panicked[s] += 1,
                 Generation::NoType => row.no_type += 1,
@@ -909,6 +921,7 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
         for s in 0..3 {
             total.typed[s] += row.typed[s];
             total.degraded[s] += row.degraded[s];
+            total.other_kinds_only[s] += row.other_kinds_only[s];
             total.refused[s] += row.refused[s];
             total.panicked[s] += row.panicked[s];
             total.uncompilable[s] += row.uncompilable[s];
@@ -1040,6 +1053,17 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
     md.push_str(&line("groups degraded (explicit `Value` parts)", &|s| {
         total.degraded[s].to_string()
     }));
+    md.push_str(&line(
+        "of those, typed but for the other kinds of value of a schema without `type` \
+         (`NotObject`, `NotArray`, `NotString`)",
+        &|s| {
+            if s == 2 {
+                "-".into()
+            } else {
+                total.other_kinds_only[s].to_string()
+            }
+        },
+    ));
     md.push_str(&line("groups refused with a diagnostic", &|s| {
         total.refused[s].to_string()
     }));
@@ -1180,12 +1204,15 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          runtime's `NotObject` / `NotArray` / `NotString` (any other kind of value), so an \
          object that breaks `additionalProperties: false` or a string shorter than `minLength` \
          is rejected by the type while `12` still fits. Members matching `patternProperties` \
-         are kept in a map beside the typed ones, and string annotations (`format`, \
-         `content*`) leave the typed branch a plain `String`. Everything else (number keywords, \
+         are kept in a map beside the typed ones, string annotations (`format`, \
+         `content*`) leave the typed branch a plain `String`, and `prefixItems` makes it the \
+         runtime's `PrefixN` (one `Option` per position, then the rest, so a shorter array \
+         fits). Everything else (number keywords, \
          which typify does not check anyway; `unevaluated*`, `uniqueItems`; open `anyOf` \
          branches) stays `serde_json::Value` with a warning (or, without the opt-in, is \
          refused), and validation does the rejecting. Both kinds count as *degraded* in the \
-         table, since part of the type is `serde_json::Value`. Optional members keep what \
+         table, since part of the type is `serde_json::Value`; the row below it counts the \
+         groups whose only `Value` parts are the other kinds of such a split. Optional members keep what \
          was sent: an empty array or map is `Some` of an empty `Vec` or map (typify's own output \
          skips it), and a member that may be `null` reads an explicit `null` as a value \
          (`Option<Option<T>>`, or `Some(Value::Null)`), never as absent.\n\n\
@@ -1196,10 +1223,8 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          the same group), and from the groups typify has no type for (a panic or an error counts \
          as rejecting everything, as for every side). So *strict* as a whole cannot be matched \
          honestly: most of typify's lead is types that reject valid values, or no type at \
-         all. What schemcp could still type exactly and does not yet: \
-         `prefixItems` arrays of variable length (a fixed length becomes a tuple; the suite's \
-         `prefixItems` groups allow shorter arrays). The suite's `optional/` folder is \
-         measured at the end, apart from the targets.\n",
+         all. The suite's `optional/` folder is measured at the end, apart from the \
+         targets.\n",
         remote_accepted(0),
         remote_accepted(1),
         outside_remote,

@@ -45,6 +45,7 @@ mod error;
 mod fast_calls;
 mod outbox;
 mod output;
+pub mod prefix_items;
 mod server;
 mod transport;
 

@@ -170,6 +170,36 @@ impl ::std::convert::TryFrom<::std::string::String> for KeepsMembersInputLevel {
         value.parse()
     }
 }
+///`KeepsPositionsInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsPositionsInput {
+    pub reading: ::schemcp_runtime::prefix_items::Prefix3<
+        ::schemcp_runtime::__private::chrono::naive::NaiveDate,
+        f64,
+        KeepsPositionsInputReadingPosition2,
+        i64,
+    >,
+}
+///`KeepsPositionsInputReadingPosition2`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsPositionsInputReadingPosition2 {
+    pub station: ::std::string::String,
+}
 ///`LossyInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -313,6 +343,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// A `prefixItems` array of variable length: each position has its own type, a shorter array is valid, and items past the prefix follow `items`.
+    fn keeps_positions(
+        &self,
+        input: KeepsPositionsInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// An example the schema allows but the generated type cannot hold: it matches only the second shape, yet deserializes into the first, which drops `w`. The build cannot follow an untagged enum, so the generated test catches it.
     fn lossy(
         &self,
@@ -359,6 +400,13 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 2 => {
+                    let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_positions(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                3 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -547,6 +595,58 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_members` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"reading\":[]}").unwrap();
+            let typed: KeepsPositionsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_positions` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_positions` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"reading\":[\"2026-12-03\"]}")
+                .unwrap();
+            let typed: KeepsPositionsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_positions` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_positions` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"reading\":[\"2026-12-03\",16.5,{\"station\":\"Oslo\"},1,2]}",
+                )
+                .unwrap();
+            let typed: KeepsPositionsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_positions` /inputSchema/examples/2", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_positions` /inputSchema/examples/2", example, back
             );
         }
         {
