@@ -802,6 +802,10 @@ pub struct Row {
     /// of those, the ones rejected by a type that holds every valid instance of its group
     /// faithfully (so the rejection is not a side effect of a type narrower than the schema).
     pub strict_sound: [usize; 3],
+    /// groups typed (nothing degraded) whose type holds every valid instance faithfully.
+    pub typed_sound: [usize; 3],
+    /// [`Row::other_kinds_only`] groups whose type holds every valid instance faithfully.
+    pub other_kinds_sound: [usize; 3],
     /// invalid instances the full pipeline rejects (ours only; baseline has no pipeline).
     pub rejected: [usize; 3],
     pub baseline_untitled_typed: usize,
@@ -885,6 +889,13 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
                                 .as_ref()
                                 .is_some_and(|back| json_equal(&test.data, back))
                     });
+            row.typed_sound[s] +=
+                usize::from(sound && matches!(result.generation[&side], Generation::Typed));
+            row.other_kinds_sound[s] += usize::from(
+                sound
+                    && matches!(&result.generation[&side],
+                        Generation::Degraded(parts) if parts.iter().all(|p| other_kinds(p))),
+            );
             for (test, outcome) in result.group.tests.iter().zip(&result.outcomes[&side]) {
                 if test.valid {
                     let (accepted, faithful, exact) = valid_outcome(side, outcome, &test.data);
@@ -930,6 +941,8 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
             total.exact[s] += row.exact[s];
             total.strict[s] += row.strict[s];
             total.strict_sound[s] += row.strict_sound[s];
+            total.typed_sound[s] += row.typed_sound[s];
+            total.other_kinds_sound[s] += row.other_kinds_sound[s];
             total.rejected[s] += row.rejected[s];
         }
     }
@@ -1050,6 +1063,10 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
         format!("| {label} | {} | {} | {} |\n", f(0), f(1), f(2))
     };
     md.push_str(&line("groups typed", &|s| total.typed[s].to_string()));
+    md.push_str(&line(
+        "of those, by a type that holds every valid instance of its group faithfully",
+        &|s| total.typed_sound[s].to_string(),
+    ));
     md.push_str(&line("groups degraded (explicit `Value` parts)", &|s| {
         total.degraded[s].to_string()
     }));
@@ -1195,7 +1212,7 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          `not` typify cannot read exactly (anything but `true`/`false`/`{{}}` and `enum`/`const` \
          lists) from the schema it types; `not` only ever rejects, so the type accepts more, \
          never less, and validation enforces it.\n\n\
-         ## Why *strict* is below typify's\n\n\
+         ## Why *strict* and *groups typed* are below typify's\n\n\
          Most suite schemas leave the type open: `{{\"minLength\": 2}}` also accepts `12`, \
          `{{\"properties\": ...}}` accepts `\"x\"`. A type inferred from the keywords (what \
          typify does) rejects those valid values. schemcp types such a schema only where it can \
@@ -1223,14 +1240,23 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          the same group), and from the groups typify has no type for (a panic or an error counts \
          as rejecting everything, as for every side). So *strict* as a whole cannot be matched \
          honestly: most of typify's lead is types that reject valid values, or no type at \
-         all. The suite's `optional/` folder is measured at the end, apart from the \
-         targets.\n",
+         all. *Groups typed* is the same story: of typify's {} typed groups, {} have a type \
+         that holds every valid instance of the group faithfully; of schemcp's, {} (input) and \
+         {} (output); counting the groups typed but for the other kinds of value of a schema \
+         without `type`, {} and {}. The suite's `optional/` folder is measured at the end, \
+         apart from the targets.\n",
         remote_accepted(0),
         remote_accepted(1),
         outside_remote,
         total.strict_sound[2],
         total.strict_sound[0],
         total.strict_sound[1],
+        total.typed[2],
+        total.typed_sound[2],
+        total.typed_sound[0],
+        total.typed_sound[1],
+        total.typed_sound[0] + total.other_kinds_sound[0],
+        total.typed_sound[1] + total.other_kinds_sound[1],
     ));
 
     // typify's panics and errors, by message.

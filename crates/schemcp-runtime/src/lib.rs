@@ -93,6 +93,34 @@ macro_rules! include_tools {
     };
 }
 
+/// `error` prefixed with the JSON pointer of the member `path` leads to, as validation errors
+/// are (`/trips/1/day: ...`); a path that leaves the JSON behind (an untagged enum's buffered
+/// content) stops at the last member it knows.
+pub(crate) fn located(path: &serde_path_to_error::Path, error: &impl std::fmt::Display) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
+            Segment::Map { key } => {
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+            }
+            // An externally tagged variant is a member named after it.
+            Segment::Enum { variant } => {
+                pointer.push('/');
+                pointer.push_str(&variant.replace('~', "~0").replace('/', "~1"));
+            }
+            Segment::Unknown => break,
+        }
+    }
+    if pointer.is_empty() {
+        error.to_string()
+    } else {
+        format!("{pointer}: {error}")
+    }
+}
+
 /// What generated code refers to, so a user's crate needs no direct dependency on these.
 /// Not a stable API: only generated code should use it.
 #[doc(hidden)]
@@ -219,6 +247,22 @@ pub mod __private {
     /// .unwrap();
     /// assert!(error.to_string().contains("3.5"), "{error}");
     /// ```
+    ///
+    /// A failure names the member it stopped at as a JSON pointer, like validation errors do
+    /// (the arguments are read once more to find it, on the failure path only):
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize)]
+    /// struct Input { trips: Vec<Trip> }
+    /// #[derive(serde::Deserialize)]
+    /// struct Trip { day: u8 }
+    /// let error = schemcp_runtime::__private::decode_arguments::<Input>(
+    ///     serde_json::json!({ "trips": [{ "day": 1 }, { "day": 300 }] }),
+    /// )
+    /// .err()
+    /// .unwrap();
+    /// assert!(error.to_string().contains("/trips/1/day: invalid value: integer `300`"), "{error}");
+    /// ```
     pub fn decode_arguments<T: serde::de::DeserializeOwned>(
         mut arguments: serde_json::Value,
     ) -> Result<T, ToolError> {
@@ -226,12 +270,18 @@ pub mod __private {
             Ok(value) => return Ok(value),
             Err(error) => error,
         };
+        let sent = arguments.clone();
         if integral_floats_to_integers(&mut arguments)
             && let Ok(value) = T::deserialize(&arguments)
         {
             return Ok(value);
         }
-        Err(ToolError::invalid_arguments(error.to_string()))
+        let detail = match serde_path_to_error::deserialize::<_, T>(&sent) {
+            Err(located) => crate::located(located.path(), located.inner()),
+            // Not reproduced (a `Deserialize` impl that is not deterministic): as it came.
+            Ok(_) => error.to_string(),
+        };
+        Err(ToolError::invalid_arguments(detail))
     }
 
     /// Rewrites every float with a zero fractional part that fits an `i64` or a `u64` as that
@@ -262,5 +312,48 @@ pub mod __private {
             }),
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::__private::decode_arguments;
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Trip {
+        date: chrono::NaiveDate,
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Input {
+        trips: Vec<Trip>,
+        #[serde(rename = "a/b")]
+        odd: Option<u8>,
+    }
+
+    #[test]
+    fn a_type_stricter_than_its_schema_names_the_member() {
+        let error = |sent| {
+            decode_arguments::<Input>(sent)
+                .unwrap_err()
+                .client_text("t")
+        };
+        let message = error(json!({ "trips": [{ "date": "2026-12-03" }, { "date": "soon" }] }));
+        assert!(
+            message.contains("/trips/1/date: input contains invalid characters"),
+            "{message}"
+        );
+        let message = error(json!({ "trips": [], "a/b": 256 }));
+        assert!(
+            message.contains("/a~1b: invalid value: integer `256`"),
+            "{message}"
+        );
+        // At the root there is no member to name.
+        let message = error(json!({}));
+        assert!(message.ends_with("missing field `trips`"), "{message}");
     }
 }

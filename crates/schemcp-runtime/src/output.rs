@@ -153,7 +153,13 @@ impl Returned {
     /// ```
     pub fn structured<T: Serialize + ?Sized>(value: &T) -> Result<Returned, ToolError> {
         let value = serde_json::to_value(value).map_err(|error| {
-            ToolError::invalid_output(format!("could not be serialized to JSON: {error}"))
+            // Once more, tracking where (on the failure path only), to name the member.
+            let detail = match serde_path_to_error::serialize(value, serde_json::value::Serializer)
+            {
+                Err(located) => crate::located(located.path(), located.inner()),
+                Ok(_) => error.to_string(),
+            };
+            ToolError::invalid_output(format!("could not be serialized to JSON: {detail}"))
         })?;
         Ok(Returned {
             body: Body::Structured(value),

@@ -1076,6 +1076,21 @@ mod tests {
     }
 
     #[test]
+    fn an_unserializable_member_is_named_by_its_pointer() {
+        use crate::prefix_items::Prefix2;
+        let rows = serde_json::json!({ "ok": [1] });
+        let mut value = std::collections::BTreeMap::new();
+        value.insert("rows", vec![Prefix2::<i64, i64>(Some(1), None, vec![])]);
+        value.insert("gaps", vec![Prefix2(None, Some(2), vec![])]);
+        let error = Returned::structured(&value).unwrap_err().client_text("t");
+        assert!(
+            error.contains("serialized to JSON: /gaps/0: position 1 of a `prefixItems` array"),
+            "{error}"
+        );
+        assert!(Returned::structured(&rows).is_ok());
+    }
+
+    #[test]
     fn tool_errors_read_as_their_kind() {
         assert_eq!(ToolError::new("down").client_text("t"), "down");
         assert_eq!(
