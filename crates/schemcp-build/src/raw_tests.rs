@@ -362,7 +362,7 @@ fn typify_failures_are_diagnostics_not_panics() {
             tool(
                 "t",
                 object(
-                    json!({ "b": { "type": "array", "prefixItems": [{ "type": "string" }], "unevaluatedItems": false } }),
+                    json!({ "b": { "type": "array", "prefixItems": [{ "type": "string" }], "contains": {}, "unevaluatedItems": false } }),
                 ),
                 None,
             ),
@@ -722,7 +722,12 @@ fn prefix_items_a_prefix_type_cannot_hold_are_refused() {
             "only with `\"type\": \"array\"`",
         ),
         (
-            json!({ "type": "array", "prefixItems": [{ "type": "number" }], "unevaluatedItems": false }),
+            json!({
+                "type": "array",
+                "prefixItems": [{ "type": "number" }],
+                "contains": { "type": "number" },
+                "unevaluatedItems": false
+            }),
             "beside `unevaluatedItems`",
         ),
         (
@@ -808,6 +813,41 @@ fn pattern_properties_keep_their_members() {
         has(
             &code,
             "pub only: ::schemcp_runtime::__private::serde_json::Map<"
+        ),
+        "{code}"
+    );
+}
+
+/// Beside no in-place applicator, `unevaluatedProperties` / `unevaluatedItems` mean
+/// `additionalProperties` / `items`, which typify reads: a closed struct, a typed rest.
+#[test]
+fn unevaluated_keywords_without_applicators_are_typed() {
+    let input = object(json!({
+        "closed": {
+            "type": "object",
+            "properties": { "x": { "type": "string" } },
+            "unevaluatedProperties": false
+        },
+        "row": {
+            "type": "array",
+            "prefixItems": [{ "type": "integer" }],
+            "unevaluatedItems": { "type": "string" }
+        }
+    }));
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let closed = code
+        .find("pub struct TInputClosed ")
+        .map(|at| &code[..at])
+        .unwrap_or_else(|| panic!("{code}"));
+    assert!(
+        closed.ends_with("#[serde(deny_unknown_fields)]\n#[allow(dead_code, clippy::all)]\n"),
+        "{code}"
+    );
+    assert!(
+        has(
+            &code,
+            "pub row: ::schemcp_runtime::prefix_items::Prefix1<i64, ::std::string::String>,"
         ),
         "{code}"
     );

@@ -333,9 +333,12 @@ pub(crate) fn prefix_items_refusal(object: &serde_json::Map<String, Value>) -> O
             prefix.len()
         ));
     }
+    // Beside no in-place applicator, `unevaluatedItems` becomes `items` (`settle_unevaluated`),
+    // unless `contains` also evaluates items.
+    let settles = |k: &str| k == "unevaluatedItems" && !object.contains_key("contains");
     if let Some(other) = object
         .keys()
-        .find(|k| !BESIDE_PREFIX_ITEMS.contains(&k.as_str()))
+        .find(|k| !BESIDE_PREFIX_ITEMS.contains(&k.as_str()) && !settles(k))
     {
         return Some(format!(
             "the generator does not type `prefixItems` beside `{other}` (only beside {})",
@@ -360,6 +363,49 @@ pub(crate) fn prefix_items_refusal(object: &serde_json::Map<String, Value>) -> O
 /// The number of positions of the runtime's largest `PrefixN`
 /// (`schemcp_runtime::prefix_items::MAX_POSITIONS`).
 const MAX_PREFIX_POSITIONS: usize = 12;
+
+/// Keywords that evaluate members or items in place: beside them, which members
+/// `unevaluatedProperties` (or items `unevaluatedItems`) applies to depends on the instance.
+const IN_PLACE_APPLICATORS: [&str; 11] = [
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "dependentSchemas",
+];
+
+/// Rewrites `unevaluatedProperties` and `unevaluatedItems` (in the copy of a schema the
+/// generator converts) where they mean the same as `additionalProperties` and `items`, which
+/// typify reads: beside no in-place applicator, the members left unevaluated are exactly those
+/// `properties` and `patternProperties` do not name, and the items left are those past
+/// `prefixItems` (unless `contains` evaluates some of them too, which depends on their
+/// values). Beside `additionalProperties` (or `items`), nothing is left for them to apply to.
+pub(crate) fn settle_unevaluated(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut settle_unevaluated);
+    if IN_PLACE_APPLICATORS.iter().any(|k| object.contains_key(*k)) {
+        return;
+    }
+    if let Some(rest) = object.shift_remove("unevaluatedProperties")
+        && !object.contains_key("additionalProperties")
+    {
+        object.insert("additionalProperties".into(), rest);
+    }
+    if !object.contains_key("contains")
+        && let Some(rest) = object.shift_remove("unevaluatedItems")
+        && !object.contains_key("items")
+    {
+        object.insert("items".into(), rest);
+    }
+}
 
 /// Marks every `prefixItems` array of variable length that [`prefix_items_refusal`] accepts
 /// and that has `"type": "array"` (in the copy of a schema the generator converts) for

@@ -32,7 +32,7 @@ use crate::schema::{
     NULLABLE_OPTIONAL, canonical, closed_tuples, decode_segment, drop_opaque_nots,
     drop_unicode_patterns, escape, finish_tuples, for_each_ref_mut, for_each_subschema,
     mark_nullable_optionals, may_be_null, open_pattern_properties, open_tuples,
-    prefix_items_refusal, untyped_subschemas,
+    prefix_items_refusal, settle_unevaluated, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -474,6 +474,7 @@ fn collect_members(
                 }
                 untyped(member, t, fallback, warnings, &mut problems);
                 // After `untyped`, whose diagnostics name the keywords as written.
+                settle_unevaluated(&mut member.schema);
                 open_pattern_properties(&mut member.schema);
                 open_tuples(&mut member.schema);
                 drop_unicode_patterns(&mut member.schema);
@@ -859,11 +860,11 @@ fn untyped(
                     }
                 }
                 typed.insert("type".into(), json!(kind));
-                if kind == "object"
-                    && typed
-                        .get("additionalProperties")
-                        .is_none_or(|a| *a == json!(true))
-                {
+                let closing = typed
+                    .get("additionalProperties")
+                    .or_else(|| typed.get("unevaluatedProperties"));
+                if kind == "object" && closing.is_none_or(|a| *a == json!(true)) {
+                    typed.shift_remove("unevaluatedProperties");
                     // typify drops unknown members for `true` (or none) but keeps them in a
                     // flattened map for the equivalent `{}`.
                     typed.insert("additionalProperties".into(), json!({}));
@@ -903,21 +904,25 @@ const OTHER_THAN: [(&str, &str); 3] = [
 /// validation enforces them); an object without `additionalProperties` keeps unknown members in
 /// a map (see [`untyped`]), and members matching `patternProperties` are kept too (see
 /// [`schema::open_pattern_properties`]). `prefixItems` becomes the runtime's `PrefixN` (see
-/// [`schema::open_tuples`]). Not typed: `unevaluated*` (typify would drop or
-/// reject members), `uniqueItems` but beside `prefixItems` (typify may reorder or deduplicate;
-/// a `PrefixN` keeps every item in order). String annotations (`format`, `content*`) are left
+/// [`schema::open_tuples`]), and `unevaluated*` beside no in-place applicator means
+/// `additionalProperties` / `items` (see [`schema::settle_unevaluated`]), except for
+/// `unevaluatedItems` beside `contains`. Not typed: `uniqueItems` but beside `prefixItems`
+/// (typify may reorder or deduplicate; a `PrefixN` keeps every item in order). String annotations (`format`, `content*`) are left
 /// out of the typed branch, which is then `String`.
 fn other_than(target: &Value) -> Option<&'static str> {
     const NEUTRAL: [&str; 4] = ["description", "title", "$comment", "examples"];
-    const OBJECT: [&str; 6] = [
+    // Only these keywords, so no in-place applicator: `unevaluated*` then means
+    // `additionalProperties` / `items` (see `schema::settle_unevaluated`).
+    const OBJECT: [&str; 7] = [
         "properties",
         "required",
         "additionalProperties",
         "patternProperties",
         "minProperties",
         "maxProperties",
+        "unevaluatedProperties",
     ];
-    const ARRAY: [&str; 7] = [
+    const ARRAY: [&str; 8] = [
         "items",
         "prefixItems",
         "minItems",
@@ -925,6 +930,7 @@ fn other_than(target: &Value) -> Option<&'static str> {
         "contains",
         "minContains",
         "maxContains",
+        "unevaluatedItems",
     ];
     // `format` and the `content*` keywords are annotations; the typed branch leaves them out
     // (see `untyped`), so typify does not parse strings into types that reject some.
@@ -963,7 +969,10 @@ fn other_than(target: &Value) -> Option<&'static str> {
     if only(&OBJECT) && OBJECT.iter().any(|k| object.contains_key(*k)) && names_plain {
         Some("object")
     } else if prefix_items_refusal(object).is_none()
-        && (only(&ARRAY) && object.contains_key("items")
+        // `contains` evaluates items too: which ones `unevaluatedItems` sees depends on them.
+        && !(object.contains_key("contains") && object.contains_key("unevaluatedItems"))
+        && (only(&ARRAY)
+            && (object.contains_key("items") || object.contains_key("unevaluatedItems"))
             // A `PrefixN` keeps every item in order, so `uniqueItems` may stand beside it.
             || object.contains_key("prefixItems")
                 && object.keys().all(|k| {

@@ -97,6 +97,7 @@ fn unsupported_keywords_degrade_only_their_own_subschema() {
             "pair": {
                 "type": "array",
                 "prefixItems": [{ "type": "integer" }],
+                "contains": { "type": "integer" },
                 "unevaluatedItems": false
             },
             "name": { "type": "string" }

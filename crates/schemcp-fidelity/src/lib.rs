@@ -1224,9 +1224,10 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          are kept in a map beside the typed ones, string annotations (`format`, \
          `content*`) leave the typed branch a plain `String`, and `prefixItems` makes it the \
          runtime's `PrefixN` (one `Option` per position, then the rest, so a shorter array \
-         fits). Everything else (number keywords, \
-         which typify does not check anyway; `unevaluated*`, `uniqueItems`; open `anyOf` \
-         branches) stays `serde_json::Value` with a warning (or, without the opt-in, is \
+         fits); beside no in-place applicator, `unevaluatedProperties` and \
+         `unevaluatedItems` are read as the `additionalProperties` and `items` they then \
+         mean. Everything else (number keywords, which typify does not check anyway; \
+         `unevaluated*` beside applicators, `uniqueItems`; open `anyOf` branches) stays `serde_json::Value` with a warning (or, without the opt-in, is \
          refused), and validation does the rejecting. Both kinds count as *degraded* in the \
          table, since part of the type is `serde_json::Value`; the row below it counts the \
          groups whose only `Value` parts are the other kinds of such a split. Optional members keep what \
