@@ -316,11 +316,14 @@ fn inline_titles_that_disagree_are_an_error() {
 /// Each case: a schema typify cannot handle, and the pointer the error must name.
 #[test]
 fn typify_failures_are_diagnostics_not_panics() {
+    // Beside `unevaluatedProperties` (whose members `then` and `else` decide), `if` reaches
+    // typify, which panics on it.
     let if_then_else = json!({
         "type": "object",
-        "if": { "properties": { "a": { "const": 1 } } },
-        "then": { "required": ["b"] },
-        "else": { "required": ["c"] }
+        "if": { "type": "object", "properties": { "a": { "const": 1 } } },
+        "then": { "type": "object", "required": ["b"] },
+        "else": { "type": "object", "required": ["c"] },
+        "unevaluatedProperties": false
     });
     let mut in_defs = object(json!({ "p": { "$ref": "#/$defs/Bad" } }));
     in_defs["$defs"] = json!({ "Bad": if_then_else.clone() });
@@ -390,7 +393,11 @@ fn typify_failures_are_diagnostics_not_panics() {
 
 #[test]
 fn fallback_to_value_is_opt_in_and_warns() {
-    let if_then_else = json!({ "if": { "type": "string" }, "then": { "minLength": 1 } });
+    let if_then_else = json!({
+        "if": { "type": "string" },
+        "then": { "minLength": 1 },
+        "unevaluatedProperties": false
+    });
     let tools = [tool("t", object(json!({})), Some(if_then_else))];
     assert!(generate(&builder(), &tools, &[]).is_err());
     let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
@@ -851,4 +858,52 @@ fn unevaluated_keywords_without_applicators_are_typed() {
         ),
         "{code}"
     );
+}
+
+/// Keywords that only narrow a typed schema (`if`/`then`/`else`, `contains`, `dependent*`)
+/// are left to validation, and `propertyNames` constrains strings: none keeps a schema from
+/// its type.
+#[test]
+fn narrowing_keywords_are_left_to_validation() {
+    let input = object(json!({
+        "roles": {
+            "type": "array",
+            "items": { "type": "string" },
+            "contains": { "const": "admin" },
+            "minContains": 1
+        },
+        "order": {
+            "type": "object",
+            "properties": { "kind": { "type": "string" }, "count": { "type": "integer" } },
+            "required": ["kind"],
+            "if": { "properties": { "kind": { "const": "bulk" } } },
+            "then": { "required": ["count"] },
+            "dependentRequired": { "count": ["kind"] },
+            "propertyNames": { "maxLength": 8 }
+        }
+    }));
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        has(&code, "pub roles: ::std::vec::Vec<::std::string::String>,"),
+        "{code}"
+    );
+    let order = item(&code, "struct", "TInputOrder");
+    assert!(
+        has(order, "pub count: ::std::option::Option<i64>,")
+            && has(order, "pub kind: ::std::string::String,"),
+        "{order}"
+    );
+
+    // Where an `unevaluatedProperties` could see what `then` evaluates, nothing is dropped.
+    let mut input = object(json!({ "order": {
+        "type": "object",
+        "properties": { "kind": { "type": "string" } },
+        "if": { "properties": { "kind": { "const": "bulk" } } },
+        "then": { "properties": { "count": { "type": "integer" } } },
+        "unevaluatedProperties": false
+    } }));
+    input["required"] = json!([]);
+    let errors = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
+    assert!(!errors.is_empty(), "{errors:?}");
 }

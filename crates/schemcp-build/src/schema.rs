@@ -364,6 +364,64 @@ pub(crate) fn prefix_items_refusal(object: &serde_json::Map<String, Value>) -> O
 /// (`schemcp_runtime::prefix_items::MAX_POSITIONS`).
 const MAX_PREFIX_POSITIONS: usize = 12;
 
+/// Keywords that only ever reject values of a schema that also has a type without them, and
+/// that typify cannot read (it panics on `if`, errors on `contains`) or reads for nothing:
+/// the type without them accepts more, never less, and validation enforces them.
+const NARROWING_ONLY: [&str; 8] = [
+    "if",
+    "then",
+    "else",
+    "contains",
+    "minContains",
+    "maxContains",
+    "dependentRequired",
+    "dependentSchemas",
+];
+
+/// Drops [`NARROWING_ONLY`] keywords from the copy of a schema the generator converts (like
+/// [`drop_opaque_nots`]), so `{"type": "array", "items": ..., "contains": ...}` and an object
+/// with `if`/`then` are typed by what they hold. The caller keeps them where an
+/// `unevaluatedProperties` or `unevaluatedItems` could see the members or items they evaluate.
+pub(crate) fn drop_narrowing(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for keyword in NARROWING_ONLY {
+        object.shift_remove(keyword);
+    }
+    for_each_child_mut(object, &mut drop_narrowing);
+}
+
+/// Whether `unevaluatedProperties` or `unevaluatedItems` appears anywhere in `schema`.
+pub(crate) fn has_unevaluated(schema: &Value) -> bool {
+    let mut found = false;
+    for_each_subschema(schema, "", false, &mut |object, _| {
+        found |=
+            object.contains_key("unevaluatedProperties") || object.contains_key("unevaluatedItems");
+    });
+    found
+}
+
+/// Gives every `propertyNames` subschema without a `type` the `"type": "string"` it means
+/// (property names are strings), so `{"maxLength": 3}` there is not taken for a schema that
+/// also accepts other kinds of values. A boolean one is dropped: `true` says nothing, and
+/// `false` (no member at all) only rejects, which validation does.
+pub(crate) fn type_property_names(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut type_property_names);
+    if let Some(Value::Bool(_)) = object.get("propertyNames") {
+        object.shift_remove("propertyNames");
+    }
+    if let Some(Value::Object(names)) = object.get_mut("propertyNames")
+        && !names.contains_key("type")
+        && !names.contains_key("$ref")
+    {
+        names.insert("type".into(), json!("string"));
+    }
+}
+
 /// Keywords that evaluate members or items in place: beside them, which members
 /// `unevaluatedProperties` (or items `unevaluatedItems`) applies to depends on the instance.
 const IN_PLACE_APPLICATORS: [&str; 11] = [

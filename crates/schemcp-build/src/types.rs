@@ -29,10 +29,10 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::schema::{
-    NULLABLE_OPTIONAL, canonical, closed_tuples, decode_segment, drop_opaque_nots,
+    NULLABLE_OPTIONAL, canonical, closed_tuples, decode_segment, drop_narrowing, drop_opaque_nots,
     drop_unicode_patterns, escape, finish_tuples, for_each_ref_mut, for_each_subschema,
-    mark_nullable_optionals, may_be_null, open_pattern_properties, open_tuples,
-    prefix_items_refusal, settle_unevaluated, untyped_subschemas,
+    has_unevaluated, mark_nullable_optionals, may_be_null, open_pattern_properties, open_tuples,
+    prefix_items_refusal, settle_unevaluated, type_property_names, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -466,8 +466,14 @@ fn collect_members(
                     });
                 }
             }
+            // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees.
+            let keep_narrowing = has_unevaluated(&Value::Object(object.clone()));
             for member in &mut members[root..] {
                 drop_opaque_nots(&mut member.schema);
+                type_property_names(&mut member.schema);
+                if !keep_narrowing {
+                    drop_narrowing(&mut member.schema);
+                }
                 closed_tuples(&mut member.schema);
                 if fallback {
                     degrade_unsupported(member, &defs, t, warnings);
@@ -913,7 +919,7 @@ fn other_than(target: &Value) -> Option<&'static str> {
     const NEUTRAL: [&str; 4] = ["description", "title", "$comment", "examples"];
     // Only these keywords, so no in-place applicator: `unevaluated*` then means
     // `additionalProperties` / `items` (see `schema::settle_unevaluated`).
-    const OBJECT: [&str; 7] = [
+    const OBJECT: [&str; 8] = [
         "properties",
         "required",
         "additionalProperties",
@@ -921,6 +927,7 @@ fn other_than(target: &Value) -> Option<&'static str> {
         "minProperties",
         "maxProperties",
         "unevaluatedProperties",
+        "propertyNames",
     ];
     const ARRAY: [&str; 8] = [
         "items",

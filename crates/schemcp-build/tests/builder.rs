@@ -93,12 +93,14 @@ fn typify_panics_become_diagnostics_with_file_pointer_line_and_column() {
   "inputSchema": { "type": "object" },
   "outputSchema": {
     "type": "object",
-    "if": { "properties": { "kind": { "const": "a" } } },
-    "then": { "required": ["a"] },
-    "else": { "required": ["b"] }
+    "if": { "type": "object", "properties": { "kind": { "const": "a" } } },
+    "then": { "type": "object", "required": ["a"] },
+    "else": { "type": "object", "required": ["b"] },
+    "unevaluatedProperties": false
   }
 }
 "##;
+    // Beside `unevaluatedProperties`, `if` is kept for typify, which panics on it.
     let diagnostics = failure("if-then-else", &[("branchy.json", text)]);
     assert_eq!(diagnostics.0.len(), 1, "{diagnostics}");
     let d = &diagnostics.0[0];
@@ -152,7 +154,8 @@ fn a_failing_shared_definition_is_reported_in_its_own_file() {
   "$defs": {
     "Odd": {
       "if": { "type": "string" },
-      "then": { "minLength": 2 }
+      "then": { "minLength": 2 },
+      "unevaluatedProperties": false
     }
   }
 }
