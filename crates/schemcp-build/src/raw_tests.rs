@@ -907,3 +907,34 @@ fn narrowing_keywords_are_left_to_validation() {
     let errors = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
     assert!(!errors.is_empty(), "{errors:?}");
 }
+
+/// In 2020-12 `$ref` applies beside its siblings: `{"$ref": Base, "properties": ...}` is the
+/// members of both, one struct.
+#[test]
+fn ref_beside_properties_is_both() {
+    let mut input = object(json!({
+        "order": {
+            "$ref": "#/$defs/Base",
+            "description": "An order.",
+            "properties": { "count": { "type": "integer" } },
+            "required": ["count"]
+        }
+    }));
+    input["$defs"] = json!({ "Base": {
+        "type": "object",
+        "properties": { "id": { "type": "string" } },
+        "required": ["id"]
+    } });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let field = code
+        .split("pub order: ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .unwrap_or_else(|| panic!("{code}"));
+    let order = item(&code, "struct", field);
+    assert!(
+        has(order, "pub count: i64,") && has(order, "pub id: ::std::string::String,"),
+        "{code}"
+    );
+}

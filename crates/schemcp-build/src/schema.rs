@@ -422,6 +422,58 @@ pub(crate) fn type_property_names(schema: &mut Value) {
     }
 }
 
+/// Keywords that stay beside the `allOf` [`split_ref_siblings`] makes: annotations,
+/// definitions, and the `unevaluated*` keywords, which see the members both branches evaluate.
+const STAY_BESIDE_REF: [&str; 14] = [
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$defs",
+    "definitions",
+    "$anchor",
+    "allOf",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+
+/// Rewrites `{"$ref": R, "properties": ...}` (in the copy of a schema the generator converts)
+/// to the `allOf` it means in 2020-12, where `$ref` applies in place beside its siblings:
+/// `{"allOf": [{"$ref": R}, {"properties": ...}]}`. typify reads that by merging both into one
+/// type; beside `properties` it would keep one of them and drop the other's members.
+pub(crate) fn split_ref_siblings(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut split_ref_siblings);
+    if !object.contains_key("$ref") || !object.contains_key("properties") {
+        return;
+    }
+    let Some(reference) = object.shift_remove("$ref") else {
+        return;
+    };
+    let siblings: Vec<String> = object
+        .keys()
+        .filter(|k| !STAY_BESIDE_REF.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    let mut rest = serde_json::Map::new();
+    for keyword in siblings {
+        if let Some(value) = object.shift_remove(&keyword) {
+            rest.insert(keyword, value);
+        }
+    }
+    let mut branches = vec![json!({ "$ref": reference }), Value::Object(rest)];
+    if let Some(Value::Array(existing)) = object.shift_remove("allOf") {
+        branches.extend(existing);
+    }
+    object.insert("allOf".into(), Value::Array(branches));
+}
+
 /// Keywords that evaluate members or items in place: beside them, which members
 /// `unevaluatedProperties` (or items `unevaluatedItems`) applies to depends on the instance.
 const IN_PLACE_APPLICATORS: [&str; 11] = [
@@ -634,8 +686,9 @@ const TYPED_KEYWORDS: [(&str, &[&str]); 4] = [
 /// (`allOf`/`anyOf`/`oneOf`/`not`/`if`/`then`/`else`/`dependentSchemas` of a typed schema), no
 /// `enum`, `const` or `$ref`. In JSON Schema such a schema accepts every other kind of value
 /// (`{"properties": ...}` accepts `12`), but typify infers the kind from the keywords, so its
-/// type would reject valid values. Also `anyOf` with an untyped branch and `$ref` beside
-/// `properties`, which typify mistypes. Returns `(pointer, why)`.
+/// type would reject valid values. Also `anyOf` with an untyped branch, which typify mistypes
+/// (`$ref` beside `properties` is split into an `allOf` by [`split_ref_siblings`]). Returns
+/// `(pointer, why)`.
 pub(crate) fn untyped_subschemas(
     schema: &Value,
     pointer: &str,
@@ -690,16 +743,6 @@ pub(crate) fn untyped_subschemas(
                         .into(),
                 ));
             }
-        }
-        // typify keeps either the `$ref` or the sibling `properties`, silently dropping the
-        // other's members.
-        if object.contains_key("$ref") && object.contains_key("properties") {
-            out.push((
-                pointer.to_string(),
-                "this schema has both `$ref` and `properties`; typify would drop the members of \
-                 one of them"
-                    .into(),
-            ));
         }
         for (keyword, value) in object {
             if skip_defs && (keyword == "$defs" || keyword == "definitions") {

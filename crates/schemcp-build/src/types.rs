@@ -32,7 +32,8 @@ use crate::schema::{
     NULLABLE_OPTIONAL, canonical, closed_tuples, decode_segment, drop_narrowing, drop_opaque_nots,
     drop_unicode_patterns, escape, finish_tuples, for_each_ref_mut, for_each_subschema,
     has_unevaluated, mark_nullable_optionals, may_be_null, open_pattern_properties, open_tuples,
-    prefix_items_refusal, settle_unevaluated, type_property_names, untyped_subschemas,
+    prefix_items_refusal, settle_unevaluated, split_ref_siblings, type_property_names,
+    untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -481,6 +482,7 @@ fn collect_members(
                 untyped(member, t, fallback, warnings, &mut problems);
                 // After `untyped`, whose diagnostics name the keywords as written.
                 settle_unevaluated(&mut member.schema);
+                split_ref_siblings(&mut member.schema);
                 open_pattern_properties(&mut member.schema);
                 open_tuples(&mut member.schema);
                 drop_unicode_patterns(&mut member.schema);
@@ -820,7 +822,7 @@ fn untyped(
         let relative = &pointer[member.pointer.len()..];
         let kind = member.schema.pointer(relative).and_then(other_than);
         match plan.iter_mut().find(|(p, _, _)| *p == pointer) {
-            // A second reason (an open `anyOf`, `$ref` beside `properties`): a plain Value.
+            // A second reason (an open `anyOf`): a plain Value.
             Some(entry) => entry.2 = None,
             None => plan.push((pointer, message, kind)),
         }
