@@ -880,6 +880,11 @@ fn narrowing_keywords_are_left_to_validation() {
             "then": { "required": ["count"] },
             "dependentRequired": { "count": ["kind"] },
             "propertyNames": { "maxLength": 8 }
+        },
+        "contact": {
+            "type": "object",
+            "properties": { "email": { "type": "string" }, "phone": { "type": "string" } },
+            "anyOf": [{ "required": ["email"] }, { "required": ["phone"] }]
         }
     }));
     let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
@@ -893,6 +898,15 @@ fn narrowing_keywords_are_left_to_validation() {
         has(order, "pub count: ::std::option::Option<i64>,")
             && has(order, "pub kind: ::std::string::String,"),
         "{order}"
+    );
+    // "email or phone": which members must be there, not what they hold.
+    let contact = item(&code, "struct", "TInputContact");
+    assert!(
+        has(
+            contact,
+            "pub email: ::std::option::Option<::std::string::String>,"
+        ),
+        "{contact}"
     );
 
     // Where an `unevaluatedProperties` could see what `then` evaluates, nothing is dropped.

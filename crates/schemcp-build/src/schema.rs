@@ -389,7 +389,48 @@ pub(crate) fn drop_narrowing(schema: &mut Value) {
     for keyword in NARROWING_ONLY {
         object.shift_remove(keyword);
     }
+    // `anyOf: [{"required": ["a"]}, {"required": ["b"]}]` ("a or b must be given") says nothing
+    // about what a member holds, so it says nothing to the type either.
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = object.get(keyword)
+            && !branches.is_empty()
+            && branches.iter().all(only_counts)
+        {
+            object.shift_remove(keyword);
+        }
+    }
     for_each_child_mut(object, &mut drop_narrowing);
+}
+
+/// Whether `branch` only constrains how many members or items a value has, or how long or
+/// large it is (`required`, `minLength`, `maximum`, ...): a schema that never shapes a type.
+fn only_counts(branch: &Value) -> bool {
+    const COUNTS: [&str; 18] = [
+        "required",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "description",
+        "$comment",
+        "title",
+    ];
+    match branch {
+        Value::Object(object) => {
+            !object.is_empty() && object.keys().all(|k| COUNTS.contains(&k.as_str()))
+        }
+        _ => false,
+    }
 }
 
 /// Whether `unevaluatedProperties` or `unevaluatedItems` appears anywhere in `schema`.
