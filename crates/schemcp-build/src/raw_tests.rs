@@ -952,3 +952,40 @@ fn ref_beside_properties_is_both() {
         "{code}"
     );
 }
+
+/// `{"allOf": [{"$ref": Base}, {"required": ["id"]}]}`: the second branch has no `type`, but
+/// the value is a `Base` by the first, so it is a `Base` with `id` required.
+#[test]
+fn an_all_of_branch_takes_its_kind_from_a_sibling() {
+    let mut input = object(json!({
+        "at": { "allOf": [{ "$ref": "#/$defs/Base" }, { "required": ["id"] }] }
+    }));
+    input["$defs"] = json!({ "Base": {
+        "type": "object",
+        "properties": { "id": { "type": "string" }, "note": { "type": "string" } }
+    } });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let at = item(&code, "struct", "TInputAt");
+    assert!(
+        has(at, "pub id: ::std::string::String,")
+            && has(
+                at,
+                "pub note: ::std::option::Option<::std::string::String>,"
+            ),
+        "{code}"
+    );
+
+    // A definition that does not say its kind says nothing about the `allOf` either.
+    let mut input = object(json!({
+        "at": { "allOf": [{ "$ref": "#/$defs/Loose" }, { "required": ["id"] }] }
+    }));
+    input["$defs"] = json!({ "Loose": { "properties": { "id": { "type": "string" } } } });
+    let errors = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("t /inputSchema/properties/at/allOf/1 [untyped-schema]")),
+        "{errors:?}"
+    );
+}

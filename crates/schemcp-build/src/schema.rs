@@ -729,24 +729,42 @@ const TYPED_KEYWORDS: [(&str, &[&str]); 4] = [
 /// (`{"properties": ...}` accepts `12`), but typify infers the kind from the keywords, so its
 /// type would reject valid values. Also `anyOf` with an untyped branch, which typify mistypes
 /// (`$ref` beside `properties` is split into an `allOf` by [`split_ref_siblings`]). Returns
-/// `(pointer, why)`.
+/// `(pointer, why)`. `typed_ref` says whether a `$ref` names a definition with a `type` (or an
+/// `enum` or `const`), which then says the kind of an `allOf` it is a branch of.
 pub(crate) fn untyped_subschemas(
     schema: &Value,
     pointer: &str,
     inherited: bool,
     skip_root_defs: bool,
+    typed_ref: &dyn Fn(&str) -> bool,
 ) -> Vec<(String, String)> {
     fn walk(
         schema: &Value,
         pointer: &str,
         inherited: bool,
         skip_defs: bool,
+        typed_ref: &dyn Fn(&str) -> bool,
         out: &mut Vec<(String, String)>,
     ) {
         let Value::Object(object) = schema else {
             return;
         };
-        let typed = inherited || object.contains_key("type");
+        let says_kind = |schema: &serde_json::Map<String, Value>| {
+            ["type", "enum", "const"]
+                .iter()
+                .any(|k| schema.contains_key(*k))
+                || schema
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .is_some_and(typed_ref)
+        };
+        // Every `allOf` branch applies to the value, so one that says its kind says it for all:
+        // `{"allOf": [{"$ref": "#/$defs/Base"}, {"required": ["id"]}]}` is a `Base`.
+        let kind_in_all_of = object
+            .get("allOf")
+            .and_then(Value::as_array)
+            .is_some_and(|branches| branches.iter().filter_map(Value::as_object).any(says_kind));
+        let typed = inherited || object.contains_key("type") || kind_in_all_of;
         let pinned = ["enum", "const", "$ref"]
             .iter()
             .any(|k| object.contains_key(*k));
@@ -803,21 +821,35 @@ pub(crate) fn untyped_subschemas(
                 (Some(Children::Named), Value::Object(map)) => {
                     for (name, child) in map {
                         let at = format!("{here}/{}", escape(name));
-                        walk(child, &at, inherit, false, out);
+                        walk(child, &at, inherit, false, typed_ref, out);
                     }
                 }
                 (Some(Children::One | Children::List), Value::Array(list)) => {
                     for (i, child) in list.iter().enumerate() {
-                        walk(child, &format!("{here}/{i}"), inherit, false, out);
+                        walk(
+                            child,
+                            &format!("{here}/{i}"),
+                            inherit,
+                            false,
+                            typed_ref,
+                            out,
+                        );
                     }
                 }
-                (Some(Children::One), child) => walk(child, &here, inherit, false, out),
+                (Some(Children::One), child) => walk(child, &here, inherit, false, typed_ref, out),
                 _ => {}
             }
         }
     }
     let mut out = Vec::new();
-    walk(schema, pointer, inherited, skip_root_defs, &mut out);
+    walk(
+        schema,
+        pointer,
+        inherited,
+        skip_root_defs,
+        typed_ref,
+        &mut out,
+    );
     out
 }
 

@@ -467,6 +467,16 @@ fn collect_members(
                     });
                 }
             }
+            // Definitions that say their kind; an `allOf` with a `$ref` to one has that kind.
+            let typed_defs: BTreeSet<String> = members[root + 1..]
+                .iter()
+                .filter(|m| {
+                    ["type", "enum", "const"]
+                        .iter()
+                        .any(|k| m.schema.get(k).is_some())
+                })
+                .filter_map(|m| m.def_key.clone())
+                .collect();
             // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees.
             let keep_narrowing = has_unevaluated(&Value::Object(object.clone()));
             for member in &mut members[root..] {
@@ -479,7 +489,7 @@ fn collect_members(
                 if fallback {
                     degrade_unsupported(member, &defs, t, warnings);
                 }
-                untyped(member, t, fallback, warnings, &mut problems);
+                untyped(member, &typed_defs, t, fallback, warnings, &mut problems);
                 // After `untyped`, whose diagnostics name the keywords as written.
                 settle_unevaluated(&mut member.schema);
                 split_ref_siblings(&mut member.schema);
@@ -793,13 +803,20 @@ fn degrade_unsupported(
 /// otherwise an error, since the type would reject valid values.
 fn untyped(
     member: &mut Member,
+    typed_defs: &BTreeSet<String>,
     tool: usize,
     fallback: bool,
     warnings: &mut Vec<Problem>,
     problems: &mut Vec<Problem>,
 ) {
+    let typed_ref = |reference: &str| {
+        ["#/$defs/", "#/definitions/"]
+            .iter()
+            .filter_map(|prefix| reference.strip_prefix(prefix))
+            .any(|name| typed_defs.contains(&decode_segment(name)))
+    };
     // A tool's input root is an object by the contract rules; definitions start untyped.
-    let found = untyped_subschemas(&member.schema, &member.pointer, false, true);
+    let found = untyped_subschemas(&member.schema, &member.pointer, false, true, &typed_ref);
     if !fallback {
         for (pointer, message) in found {
             problems.push(Problem {
