@@ -989,3 +989,17 @@ fn an_all_of_branch_takes_its_kind_from_a_sibling() {
         "{errors:?}"
     );
 }
+
+/// `{"enum": ["auto", 1, 2]}` lists values of more than one kind, which typify cannot type (it
+/// panics); split by kind, it is an untagged enum of one checked type per kind.
+#[test]
+fn an_enum_of_several_kinds_is_one_variant_per_kind() {
+    let input = object(json!({ "level": { "enum": ["auto", 1, 2, null] } }));
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let level = item(&code, "enum", "TInputLevel");
+    assert!(
+        has(level, "String(TInputLevelString),") && has(level, "Integer(TInputLevelInteger),"),
+        "{code}"
+    );
+}

@@ -463,6 +463,63 @@ pub(crate) fn type_property_names(schema: &mut Value) {
     }
 }
 
+/// Rewrites an `enum` without `type` whose values are of more than one kind besides `null`
+/// (`["auto", 1, 2]`, which typify cannot type: it panics) to the `oneOf` of one typed `enum`
+/// per kind that it means, in the copy of a schema the generator converts. The kinds are
+/// disjoint, so exactly one branch holds each value; typify makes it an untagged enum.
+pub(crate) fn split_mixed_enums(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut split_mixed_enums);
+    const BESIDE: [&str; 6] = [
+        "enum",
+        "title",
+        "description",
+        "$comment",
+        "default",
+        "examples",
+    ];
+    if object.keys().any(|k| !BESIDE.contains(&k.as_str())) {
+        return;
+    }
+    let Some(Value::Array(values)) = object.get("enum") else {
+        return;
+    };
+    let integral = values
+        .iter()
+        .filter_map(Value::as_number)
+        .all(|n| n.is_i64() || n.is_u64());
+    let kind = |value: &Value| match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) if integral => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let mut kinds: Vec<(&str, Vec<Value>)> = Vec::new();
+    for value in values {
+        match kinds.iter_mut().find(|(k, _)| *k == kind(value)) {
+            Some((_, list)) => list.push(value.clone()),
+            None => kinds.push((kind(value), vec![value.clone()])),
+        }
+    }
+    if kinds.iter().filter(|(k, _)| *k != "null").count() < 2 {
+        return;
+    }
+    let branches: Vec<Value> = kinds
+        .into_iter()
+        .map(|(kind, values)| match kind {
+            "null" => json!({ "type": "null" }),
+            _ => json!({ "type": kind, "enum": values }),
+        })
+        .collect();
+    object.shift_remove("enum");
+    object.insert("oneOf".into(), Value::Array(branches));
+}
+
 /// Keywords that stay beside the `allOf` [`split_ref_siblings`] makes: annotations,
 /// definitions, and the `unevaluated*` keywords, which see the members both branches evaluate.
 const STAY_BESIDE_REF: [&str; 14] = [

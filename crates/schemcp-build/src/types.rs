@@ -32,8 +32,8 @@ use crate::schema::{
     NULLABLE_OPTIONAL, canonical, closed_tuples, decode_segment, drop_narrowing, drop_opaque_nots,
     drop_unicode_patterns, escape, finish_tuples, for_each_ref_mut, for_each_subschema,
     has_unevaluated, mark_nullable_optionals, may_be_null, open_pattern_properties, open_tuples,
-    prefix_items_refusal, settle_unevaluated, split_ref_siblings, type_property_names,
-    untyped_subschemas,
+    prefix_items_refusal, settle_unevaluated, split_mixed_enums, split_ref_siblings,
+    type_property_names, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -482,6 +482,7 @@ fn collect_members(
             for member in &mut members[root..] {
                 drop_opaque_nots(&mut member.schema);
                 type_property_names(&mut member.schema);
+                split_mixed_enums(&mut member.schema);
                 if !keep_narrowing {
                     drop_narrowing(&mut member.schema);
                 }
