@@ -40,6 +40,7 @@
 mod emit;
 mod examples;
 mod names;
+mod normalize;
 mod optional;
 mod rewrite;
 mod round_trip;

@@ -200,7 +200,7 @@ fn type_at(types: &Items<'_>, root: &Type, pointer: &str) -> Option<Type> {
         let arguments: Vec<Type> = arguments.into_iter().cloned().collect();
         ty = match (segment.as_str(), name.as_str(), arguments.as_slice()) {
             ("items", "Vec", [inner]) => inner.clone(),
-            // The runtime's `PrefixN<positions..., R>` (see `schema::open_tuples`).
+            // The runtime's `PrefixN<positions..., R>` (see `normalize::open_tuples`).
             ("prefixItems", prefix, [positions @ .., _])
                 if prefix_len(prefix) == Some(positions.len()) =>
             {

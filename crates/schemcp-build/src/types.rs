@@ -28,12 +28,14 @@ use serde_json::{Value, json};
 use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
+use crate::normalize::{
+    closed_tuples, drop_narrowing, drop_opaque_nots, drop_unicode_patterns, finish_tuples,
+    has_unevaluated, open_pattern_properties, open_tuples, prefix_items_refusal,
+    settle_unevaluated, split_mixed_enums, split_ref_siblings, type_property_names,
+};
 use crate::schema::{
-    NULLABLE_OPTIONAL, canonical, closed_tuples, decode_segment, drop_narrowing, drop_opaque_nots,
-    drop_unicode_patterns, escape, finish_tuples, for_each_ref_mut, for_each_subschema,
-    has_unevaluated, mark_nullable_optionals, may_be_null, open_pattern_properties, open_tuples,
-    prefix_items_refusal, settle_unevaluated, split_mixed_enums, split_ref_siblings,
-    type_property_names, untyped_subschemas,
+    NULLABLE_OPTIONAL, canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema,
+    mark_nullable_optionals, may_be_null, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -929,16 +931,16 @@ const OTHER_THAN: [(&str, &str); 3] = [
 /// faithfully. typify ignores `minItems`, `minProperties` and the like (the type accepts more,
 /// validation enforces them); an object without `additionalProperties` keeps unknown members in
 /// a map (see [`untyped`]), and members matching `patternProperties` are kept too (see
-/// [`schema::open_pattern_properties`]). `prefixItems` becomes the runtime's `PrefixN` (see
-/// [`schema::open_tuples`]), and `unevaluated*` beside no in-place applicator means
-/// `additionalProperties` / `items` (see [`schema::settle_unevaluated`]), except for
+/// [`normalize::open_pattern_properties`]). `prefixItems` becomes the runtime's `PrefixN` (see
+/// [`normalize::open_tuples`]), and `unevaluated*` beside no in-place applicator means
+/// `additionalProperties` / `items` (see [`normalize::settle_unevaluated`]), except for
 /// `unevaluatedItems` beside `contains`. Not typed: `uniqueItems` but beside `prefixItems`
 /// (typify may reorder or deduplicate; a `PrefixN` keeps every item in order). String annotations (`format`, `content*`) are left
 /// out of the typed branch, which is then `String`.
 fn other_than(target: &Value) -> Option<&'static str> {
     const NEUTRAL: [&str; 4] = ["description", "title", "$comment", "examples"];
     // Only these keywords, so no in-place applicator: `unevaluated*` then means
-    // `additionalProperties` / `items` (see `schema::settle_unevaluated`).
+    // `additionalProperties` / `items` (see `normalize::settle_unevaluated`).
     const OBJECT: [&str; 8] = [
         "properties",
         "required",

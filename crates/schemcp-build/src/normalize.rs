@@ -1,0 +1,624 @@
+//! Rewrites of the copy of a schema the generator converts (never the schema served or
+//! validated) into forms typify reads exactly: what typify cannot read and that only ever
+//! rejects values is left to validation; what it would misread is written the way it means.
+//! None of them makes a type reject a value the schema accepts.
+
+use serde_json::{Value, json};
+
+use crate::names::pascal;
+use crate::schema::{Children, children, for_each_child_mut, for_each_subschema};
+
+/// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
+/// the generator converts (the served schema, which the runtime validates, keeps it).
+///
+/// `not` only ever rejects values, so without it a type accepts more, never less; validation
+/// still enforces it. typify reads only a negated `true`/`false`, `{}` (no value) and `enum` /
+/// `const` lists; in anything else it ignores keywords it does not know
+/// (`unevaluatedProperties`, `dependentSchemas`, ...) or turns untypable parts into
+/// `serde_json::Value`, which under `not` would make the type reject everything, or panics.
+pub(crate) fn drop_opaque_nots(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let readable = |negated: &Value| match negated {
+        Value::Bool(_) => true,
+        Value::Object(o) => o.keys().all(|k| {
+            matches!(
+                k.as_str(),
+                "enum" | "const" | "$comment" | "description" | "title"
+            )
+        }),
+        _ => false,
+    };
+    if object.get("not").is_some_and(|negated| !readable(negated)) {
+        object.shift_remove("not");
+    }
+    for_each_child_mut(object, &mut drop_opaque_nots);
+}
+
+/// Keeps the members `patternProperties` describe, in the schema typify converts. typify ignores
+/// `patternProperties` except in one shape (no `properties`, one pattern, `additionalProperties:
+/// false`), which it makes a map whose keys are checked against the pattern; in every other
+/// shape the members that match a pattern would be dropped (`{"patternProperties": ...}` alone
+/// became an empty struct) or, beside `additionalProperties: false`, rejected. There the pattern
+/// members (and any other) go into a map of `serde_json::Value` instead (`additionalProperties:
+/// {}`: a flattened `extra` map beside the declared members); validation enforces the patterns.
+pub(crate) fn open_pattern_properties(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut open_pattern_properties);
+    let patterns = match object.get("patternProperties") {
+        Some(Value::Object(patterns)) => patterns.len(),
+        _ => return,
+    };
+    let checked_keys = patterns == 1
+        && !object.contains_key("properties")
+        && object.get("additionalProperties") == Some(&Value::Bool(false))
+        && object["patternProperties"]
+            .as_object()
+            .is_some_and(|p| p.keys().all(|k| same_in_generated_code(k)));
+    if checked_keys {
+        return;
+    }
+    object.shift_remove("patternProperties");
+    object.insert("additionalProperties".into(), json!({}));
+}
+
+/// Whether the generated code checks `pattern` as the validator does. typify's string
+/// newtypes test their pattern with `regress` without the Unicode flag, where `\p{Letter}` is
+/// a plain `p`; the validator reads it as a Unicode property. Such a newtype would reject
+/// strings the schema accepts.
+fn same_in_generated_code(pattern: &str) -> bool {
+    !pattern.contains("\\p{") && !pattern.contains("\\P{")
+}
+
+/// Leaves out of the schema typify converts every `pattern` the generated code would read
+/// differently from the validator ([`same_in_generated_code`]): the string stays a `String`,
+/// and validation enforces the pattern.
+pub(crate) fn drop_unicode_patterns(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut drop_unicode_patterns);
+    if let Some(Value::String(pattern)) = object.get("pattern")
+        && !same_in_generated_code(pattern)
+    {
+        object.shift_remove("pattern");
+    }
+}
+
+/// Rewrites every fixed-length `prefixItems` array (in the copy of a schema the generator
+/// converts) to the draft-07 form typify reads as a Rust tuple: `items` as the list of element
+/// schemas, `additionalItems` for the elements past them, `minItems` = `maxItems` = the
+/// length. Fixed length means `type: "array"` with `minItems` equal to the largest length the
+/// schema allows (its `maxItems`, or the number of `prefixItems` when `items` is `false`), so
+/// the tuple holds every valid array exactly. Any other `prefixItems` is left for the
+/// generator to refuse (or, with `fallback_to_value`, to type as `serde_json::Value`).
+pub(crate) fn closed_tuples(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut closed_tuples);
+    let Some(Value::Array(prefix)) = object.get("prefixItems") else {
+        return;
+    };
+    let n = prefix.len() as u64;
+    let count = |keyword: &str| object.get(keyword).and_then(Value::as_u64);
+    let max = match (object.get("items"), count("maxItems")) {
+        (Some(Value::Bool(false)), Some(max)) => Some(max.min(n)),
+        (Some(Value::Bool(false)), None) => Some(n),
+        (_, max) => max,
+    };
+    let fixed = object.get("type") == Some(&Value::String("array".into()))
+        && max.is_some_and(|max| max > 0 && count("minItems") == Some(max))
+        && !object.contains_key("uniqueItems")
+        && !object.contains_key("contains");
+    let Some(length) = max.filter(|_| fixed) else {
+        return;
+    };
+    let prefix = object.shift_remove("prefixItems").expect("checked above");
+    let rest = object.shift_remove("items");
+    object.insert("items".into(), prefix);
+    if let Some(rest) = rest.filter(|_| length > n) {
+        object.insert("additionalItems".into(), rest);
+    }
+    object.insert("minItems".into(), length.into());
+    object.insert("maxItems".into(), length.into());
+}
+
+/// Keywords that may stand beside a variable-length `prefixItems` the generator types as a
+/// runtime `PrefixN` (see [`open_tuples`]): annotations, and array constraints that validation
+/// enforces and that the type holds every valid array of anyway.
+const BESIDE_PREFIX_ITEMS: [&str; 15] = [
+    "type",
+    "prefixItems",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "deprecated",
+    PREFIX_MARKER,
+];
+
+/// Why a schema with `prefixItems` cannot become a type (once [`closed_tuples`] has taken the
+/// fixed-length ones), or `None` if [`open_tuples`] types it. `type` may still be missing:
+/// the untyped-schema rules then decide whether it is typed as an array.
+pub(crate) fn prefix_items_refusal(object: &serde_json::Map<String, Value>) -> Option<String> {
+    let Value::Array(prefix) = object.get("prefixItems")? else {
+        return Some("`prefixItems` must be an array of schemas".into());
+    };
+    if prefix.is_empty() || prefix.len() > MAX_PREFIX_POSITIONS {
+        return Some(format!(
+            "the generator types `prefixItems` of 1 to {} positions; this one has {}",
+            MAX_PREFIX_POSITIONS,
+            prefix.len()
+        ));
+    }
+    // Beside no in-place applicator, `unevaluatedItems` becomes `items` (`settle_unevaluated`),
+    // unless `contains` also evaluates items.
+    let settles = |k: &str| k == "unevaluatedItems" && !object.contains_key("contains");
+    if let Some(other) = object
+        .keys()
+        .find(|k| !BESIDE_PREFIX_ITEMS.contains(&k.as_str()) && !settles(k))
+    {
+        return Some(format!(
+            "the generator does not type `prefixItems` beside `{other}` (only beside {})",
+            BESIDE_PREFIX_ITEMS[2..9]
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    match object.get("type") {
+        None => None,
+        Some(Value::String(kind)) if kind == "array" => None,
+        Some(_) => Some(
+            "the generator types `prefixItems` only with `\"type\": \"array\"` (a list of \
+             types, or another kind, would need a type holding other values as well)"
+                .into(),
+        ),
+    }
+}
+
+/// The number of positions of the runtime's largest `PrefixN`
+/// (`schemcp_runtime::prefix_items::MAX_POSITIONS`).
+const MAX_PREFIX_POSITIONS: usize = 12;
+
+/// Keywords that only ever reject values of a schema that also has a type without them, and
+/// that typify cannot read (it panics on `if`, errors on `contains`) or reads for nothing:
+/// the type without them accepts more, never less, and validation enforces them.
+const NARROWING_ONLY: [&str; 8] = [
+    "if",
+    "then",
+    "else",
+    "contains",
+    "minContains",
+    "maxContains",
+    "dependentRequired",
+    "dependentSchemas",
+];
+
+/// Drops [`NARROWING_ONLY`] keywords from the copy of a schema the generator converts (like
+/// [`drop_opaque_nots`]), so `{"type": "array", "items": ..., "contains": ...}` and an object
+/// with `if`/`then` are typed by what they hold. The caller keeps them where an
+/// `unevaluatedProperties` or `unevaluatedItems` could see the members or items they evaluate.
+pub(crate) fn drop_narrowing(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for keyword in NARROWING_ONLY {
+        object.shift_remove(keyword);
+    }
+    // `anyOf: [{"required": ["a"]}, {"required": ["b"]}]` ("a or b must be given") says nothing
+    // about what a member holds, so it says nothing to the type either.
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = object.get(keyword)
+            && !branches.is_empty()
+            && branches.iter().all(only_counts)
+        {
+            object.shift_remove(keyword);
+        }
+    }
+    for_each_child_mut(object, &mut drop_narrowing);
+}
+
+/// Whether `branch` only constrains how many members or items a value has, or how long or
+/// large it is (`required`, `minLength`, `maximum`, ...): a schema that never shapes a type.
+fn only_counts(branch: &Value) -> bool {
+    const COUNTS: [&str; 18] = [
+        "required",
+        "minProperties",
+        "maxProperties",
+        "dependentRequired",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "description",
+        "$comment",
+        "title",
+    ];
+    match branch {
+        Value::Object(object) => {
+            !object.is_empty() && object.keys().all(|k| COUNTS.contains(&k.as_str()))
+        }
+        _ => false,
+    }
+}
+
+/// Whether `unevaluatedProperties` or `unevaluatedItems` appears anywhere in `schema`.
+pub(crate) fn has_unevaluated(schema: &Value) -> bool {
+    let mut found = false;
+    for_each_subschema(schema, "", false, &mut |object, _| {
+        found |=
+            object.contains_key("unevaluatedProperties") || object.contains_key("unevaluatedItems");
+    });
+    found
+}
+
+/// Gives every `propertyNames` subschema without a `type` the `"type": "string"` it means
+/// (property names are strings), so `{"maxLength": 3}` there is not taken for a schema that
+/// also accepts other kinds of values. A boolean one is dropped: `true` says nothing, and
+/// `false` (no member at all) only rejects, which validation does.
+pub(crate) fn type_property_names(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut type_property_names);
+    if let Some(Value::Bool(_)) = object.get("propertyNames") {
+        object.shift_remove("propertyNames");
+    }
+    if let Some(Value::Object(names)) = object.get_mut("propertyNames")
+        && !names.contains_key("type")
+        && !names.contains_key("$ref")
+    {
+        names.insert("type".into(), json!("string"));
+    }
+}
+
+/// Rewrites an `enum` without `type` whose values are of more than one kind besides `null`
+/// (`["auto", 1, 2]`, which typify cannot type: it panics) to the `oneOf` of one typed `enum`
+/// per kind that it means, in the copy of a schema the generator converts. The kinds are
+/// disjoint, so exactly one branch holds each value; typify makes it an untagged enum.
+pub(crate) fn split_mixed_enums(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut split_mixed_enums);
+    const BESIDE: [&str; 6] = [
+        "enum",
+        "title",
+        "description",
+        "$comment",
+        "default",
+        "examples",
+    ];
+    if object.keys().any(|k| !BESIDE.contains(&k.as_str())) {
+        return;
+    }
+    let Some(Value::Array(values)) = object.get("enum") else {
+        return;
+    };
+    let integral = values
+        .iter()
+        .filter_map(Value::as_number)
+        .all(|n| n.is_i64() || n.is_u64());
+    let kind = |value: &Value| match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) if integral => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let mut kinds: Vec<(&str, Vec<Value>)> = Vec::new();
+    for value in values {
+        match kinds.iter_mut().find(|(k, _)| *k == kind(value)) {
+            Some((_, list)) => list.push(value.clone()),
+            None => kinds.push((kind(value), vec![value.clone()])),
+        }
+    }
+    if kinds.iter().filter(|(k, _)| *k != "null").count() < 2 {
+        return;
+    }
+    let branches: Vec<Value> = kinds
+        .into_iter()
+        .map(|(kind, values)| match kind {
+            "null" => json!({ "type": "null" }),
+            _ => json!({ "type": kind, "enum": values }),
+        })
+        .collect();
+    object.shift_remove("enum");
+    object.insert("oneOf".into(), Value::Array(branches));
+}
+
+/// Keywords that stay beside the `allOf` [`split_ref_siblings`] makes: annotations,
+/// definitions, and the `unevaluated*` keywords, which see the members both branches evaluate.
+const STAY_BESIDE_REF: [&str; 14] = [
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$defs",
+    "definitions",
+    "$anchor",
+    "allOf",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+
+/// Rewrites `{"$ref": R, "properties": ...}` (in the copy of a schema the generator converts)
+/// to the `allOf` it means in 2020-12, where `$ref` applies in place beside its siblings:
+/// `{"allOf": [{"$ref": R}, {"properties": ...}]}`. typify reads that by merging both into one
+/// type; beside `properties` it would keep one of them and drop the other's members.
+pub(crate) fn split_ref_siblings(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut split_ref_siblings);
+    if !object.contains_key("$ref") || !object.contains_key("properties") {
+        return;
+    }
+    let Some(reference) = object.shift_remove("$ref") else {
+        return;
+    };
+    let siblings: Vec<String> = object
+        .keys()
+        .filter(|k| !STAY_BESIDE_REF.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    let mut rest = serde_json::Map::new();
+    for keyword in siblings {
+        if let Some(value) = object.shift_remove(&keyword) {
+            rest.insert(keyword, value);
+        }
+    }
+    let mut branches = vec![json!({ "$ref": reference }), Value::Object(rest)];
+    if let Some(Value::Array(existing)) = object.shift_remove("allOf") {
+        branches.extend(existing);
+    }
+    object.insert("allOf".into(), Value::Array(branches));
+}
+
+/// Keywords that evaluate members or items in place: beside them, which members
+/// `unevaluatedProperties` (or items `unevaluatedItems`) applies to depends on the instance.
+const IN_PLACE_APPLICATORS: [&str; 11] = [
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "dependentSchemas",
+];
+
+/// Rewrites `unevaluatedProperties` and `unevaluatedItems` (in the copy of a schema the
+/// generator converts) where they mean the same as `additionalProperties` and `items`, which
+/// typify reads: beside no in-place applicator, the members left unevaluated are exactly those
+/// `properties` and `patternProperties` do not name, and the items left are those past
+/// `prefixItems` (unless `contains` evaluates some of them too, which depends on their
+/// values). Beside `additionalProperties` (or `items`), nothing is left for them to apply to.
+pub(crate) fn settle_unevaluated(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut settle_unevaluated);
+    if IN_PLACE_APPLICATORS.iter().any(|k| object.contains_key(*k)) {
+        return;
+    }
+    if let Some(rest) = object.shift_remove("unevaluatedProperties")
+        && !object.contains_key("additionalProperties")
+    {
+        object.insert("additionalProperties".into(), rest);
+    }
+    if !object.contains_key("contains")
+        && let Some(rest) = object.shift_remove("unevaluatedItems")
+        && !object.contains_key("items")
+    {
+        object.insert("items".into(), rest);
+    }
+}
+
+/// Marks every `prefixItems` array of variable length that [`prefix_items_refusal`] accepts
+/// and that has `"type": "array"` (in the copy of a schema the generator converts) for
+/// [`finish_tuples`], which makes it the runtime's `PrefixN<..., R>`: one `Option` per
+/// position, in order, and the items past the prefix in a `Vec<R>`, `R` typed by `items` (any
+/// value without it, none when it is `false`). That holds every valid array exactly, a shorter
+/// one included; `minItems` and the like stay with validation.
+///
+/// The schemas stay where they are until then, so references in them are found and renamed
+/// like any other. typify converts type parameters without a name to derive nested type
+/// names from, so each position is marked with the path its name takes after its parent's.
+pub(crate) fn open_tuples(schema: &mut Value) {
+    open_tuples_at(schema, "");
+}
+
+/// On a `prefixItems` array [`finish_tuples`] converts.
+const PREFIX_MARKER: &str = "x-schemcp-prefix";
+/// On a position (or the `items` past them): the name its type takes after its parent's.
+const POSITION_MARKER: &str = "x-schemcp-position";
+
+fn open_tuples_at(schema: &mut Value, path: &str) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for (keyword, value) in object.iter_mut() {
+        match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => {
+                for (name, child) in map.iter_mut() {
+                    open_tuples_at(child, &format!("{path}{}", pascal(name)));
+                }
+            }
+            (Some(Children::One | Children::List), Value::Array(list)) => {
+                for (i, child) in list.iter_mut().enumerate() {
+                    open_tuples_at(child, &format!("{path}{}{i}", pascal(keyword)));
+                }
+            }
+            (Some(Children::One), child) => {
+                open_tuples_at(child, &format!("{path}{}", pascal(keyword)))
+            }
+            _ => {}
+        }
+    }
+    if !object.contains_key("prefixItems")
+        || object.get("type") != Some(&json!("array"))
+        || prefix_items_refusal(object).is_some()
+    {
+        return;
+    }
+    let mark = |schema: &mut Value, name: String| {
+        if let Value::Object(object) = schema
+            && !object.contains_key("title")
+            && !object.contains_key("$ref")
+        {
+            object.insert(POSITION_MARKER.into(), Value::String(name));
+        }
+    };
+    if let Some(Value::Array(prefix)) = object.get_mut("prefixItems") {
+        for (i, position) in prefix.iter_mut().enumerate() {
+            mark(position, format!("{path}Position{i}"));
+        }
+    }
+    if let Some(items) = object.get_mut("items") {
+        mark(items, format!("{path}Item"));
+    }
+    object.insert(PREFIX_MARKER.into(), Value::Bool(true));
+}
+
+/// Converts what [`open_tuples`] marked, in the schema typify is given for a type named
+/// `base`: each marked position is titled `base` followed by its path (the name typify would
+/// have derived from its parent), and each marked array becomes typify's `x-rust-type` for
+/// the runtime's `PrefixN`.
+pub(crate) fn finish_tuples(schema: &mut Value, base: &str) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if let Some(Value::String(path)) = object.shift_remove(POSITION_MARKER) {
+        object.insert("title".into(), Value::String(format!("{base}{path}")));
+    }
+    for_each_child_mut(object, &mut |child| finish_tuples(child, base));
+    if object.shift_remove(PREFIX_MARKER).is_none() {
+        return;
+    }
+    let rust_type = |path: &str, parameters: Vec<Value>| {
+        json!({ "x-rust-type": {
+            "crate": "schemcp-runtime",
+            "version": "*",
+            "path": format!("schemcp_runtime::prefix_items::{path}"),
+            "parameters": parameters,
+        }})
+    };
+    let parameter = |schema: Value| match schema {
+        // `false` admits no value; typify would make it an empty enum that needs a name.
+        Value::Bool(false) => rust_type("NoValue", Vec::new()),
+        Value::Bool(true) => json!({}),
+        other => other,
+    };
+    let Some(Value::Array(prefix)) = object.shift_remove("prefixItems") else {
+        unreachable!("open_tuples marks arrays with `prefixItems`")
+    };
+    let n = prefix.len();
+    let mut parameters: Vec<Value> = prefix.into_iter().map(parameter).collect();
+    parameters.push(parameter(object.shift_remove("items").unwrap_or(json!({}))));
+    let mut replacement = rust_type(&format!("Prefix{n}"), parameters);
+    for keyword in ["title", "description"] {
+        if let Some(value) = object.shift_remove(keyword) {
+            replacement[keyword] = value;
+        }
+    }
+    *schema = replacement;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn prefix_positions_match_the_runtime() {
+        assert_eq!(
+            MAX_PREFIX_POSITIONS,
+            schemcp_runtime::prefix_items::MAX_POSITIONS
+        );
+    }
+
+    #[test]
+    fn drops_only_the_nots_typify_cannot_read() {
+        let mut schema = json!({
+            "type": "object",
+            "not": { "required": ["a"], "unevaluatedProperties": false },
+            "properties": {
+                "never": { "not": {} },
+                "never_either": { "not": true },
+                "no_red": { "type": "string", "not": { "enum": ["red"] } },
+                "nested": { "items": { "not": { "$ref": "#/$defs/A" } } }
+            },
+            "$defs": { "A": { "not": { "anyOf": [true] } } }
+        });
+        drop_opaque_nots(&mut schema);
+        assert_eq!(
+            schema,
+            json!({
+                "type": "object",
+                "properties": {
+                    "never": { "not": {} },
+                    "never_either": { "not": true },
+                    "no_red": { "type": "string", "not": { "enum": ["red"] } },
+                    "nested": { "items": {} }
+                },
+                "$defs": { "A": {} }
+            })
+        );
+    }
+
+    #[test]
+    fn patterns_the_generated_code_reads_differently_are_left_to_validation() {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {
+                "word": { "type": "string", "pattern": "\\p{Letter}cole" },
+                "code": { "type": "string", "pattern": "^[A-Z]{3}$" },
+                "keys": {
+                    "type": "object",
+                    "patternProperties": { "^\\p{digit}+$": { "type": "string" } },
+                    "additionalProperties": false
+                }
+            }
+        });
+        drop_unicode_patterns(&mut schema);
+        open_pattern_properties(&mut schema);
+        assert_eq!(
+            schema["properties"],
+            json!({
+                "word": { "type": "string" },
+                "code": { "type": "string", "pattern": "^[A-Z]{3}$" },
+                "keys": { "type": "object", "additionalProperties": {} }
+            })
+        );
+    }
+}
