@@ -1226,7 +1226,10 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          runtime's `PrefixN` (one `Option` per position, then the rest, so a shorter array \
          fits); beside no in-place applicator, `unevaluatedProperties` and \
          `unevaluatedItems` are read as the `additionalProperties` and `items` they then \
-         mean. Everything else (number keywords, which typify does not check anyway; \
+         mean. Keywords that only ever reject values (`if`/`then`/`else`, `contains`, \
+         `dependentRequired`, `dependentSchemas`, an `anyOf` of `required` lists) are left \
+         to validation, as `minLength` is, unless an `unevaluated*` keyword could see what \
+         they evaluate. Everything else (number keywords, which typify does not check anyway; \
          `unevaluated*` beside applicators, `uniqueItems`; open `anyOf` branches) stays `serde_json::Value` with a warning (or, without the opt-in, is \
          refused), and validation does the rejecting. Both kinds count as *degraded* in the \
          table, since part of the type is `serde_json::Value`; the row below it counts the \
