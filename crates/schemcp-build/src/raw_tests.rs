@@ -1003,3 +1003,28 @@ fn an_enum_of_several_kinds_is_one_variant_per_kind() {
         "{code}"
     );
 }
+
+/// A tool's schema that is an `enum` listing `null` is `Option` of an enum named
+/// `{Root}Value`: typify would name the enum after the root, whose alias then collides.
+#[test]
+fn a_nullable_enum_root_is_an_option_of_its_values() {
+    for output in [
+        json!({ "type": ["string", "null"], "enum": ["ok", "failed", null] }),
+        json!({ "enum": [6, 7, null] }),
+    ] {
+        let (code, warnings) = generate(
+            &builder(),
+            &[tool("t", object(json!({})), Some(output.clone()))],
+            &[],
+        )
+        .unwrap_or_else(|e| panic!("{output}: {e:?}"));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert!(
+            has(
+                &code,
+                "pub type TOutput = ::std::option::Option<TOutputValue>;"
+            ),
+            "{output}: {code}"
+        );
+    }
+}

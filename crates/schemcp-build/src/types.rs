@@ -1407,6 +1407,7 @@ impl Plan<'_> {
         if let (false, Value::Object(object)) = (class.is_def, &mut schema) {
             // typify prefers a title to the name it is given.
             object.insert("title".into(), Value::String(names[c].clone()));
+            name_nullable_root(object, &names[c]);
         }
         finish_tuples(&mut schema, &names[c]);
         schema
@@ -1512,6 +1513,135 @@ impl Plan<'_> {
             ids[c] = Some(id);
         }
         Ok(Converted { space, ids })
+    }
+}
+
+/// A schema that may be `null` becomes `Option<T>` in typify, with `T` named after the schema
+/// itself: as the root of a tool's schema, whose type is then an alias of that name, the alias
+/// and `T` would collide. (A definition that may be `null` is still refused, with
+/// `type-name-collision`.) The root is rewritten to the `anyOf` of its non-null part, titled
+/// `{name}Value`, and `null`, which typify types as `Option<{name}Value>`. Handled: a `type`
+/// list with `"null"` beside keywords that `null` passes anyway, an `enum` listing `null`, and
+/// an `anyOf`/`oneOf` of one schema and `{"type": "null"}`.
+fn name_nullable_root(object: &mut serde_json::Map<String, Value>, name: &str) {
+    const ANNOTATIONS: [&str; 5] = ["title", "description", "$comment", "default", "examples"];
+    // Keywords a `null` does not pass by default: moving them off the `null` branch would
+    // change what it accepts.
+    const NOT_FOR_NULL: [&str; 11] = [
+        "enum",
+        "const",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "$ref",
+        "dependentSchemas",
+    ];
+    let inner_name = Value::String(format!("{name}Value"));
+    let null_branch = json!({ "type": "null" });
+    for keyword in ["anyOf", "oneOf"] {
+        let only_it = object
+            .keys()
+            .all(|k| k == keyword || ANNOTATIONS.contains(&k.as_str()));
+        if let (true, Some(Value::Array(branches))) = (only_it, object.get_mut(keyword))
+            && branches.len() == 2
+            && branches.contains(&null_branch)
+            && let Some(Value::Object(other)) = branches.iter_mut().find(|b| **b != null_branch)
+            && !other.contains_key("title")
+            && !other.contains_key("$ref")
+        {
+            other.insert("title".into(), inner_name);
+            return;
+        }
+    }
+    if let Some(Value::Array(values)) = object.get("enum") {
+        if !values.contains(&Value::Null)
+            || object
+                .keys()
+                .any(|k| !ANNOTATIONS.contains(&k.as_str()) && k != "type" && k != "enum")
+        {
+            return;
+        }
+        let values: Vec<Value> = values.iter().filter(|v| !v.is_null()).cloned().collect();
+        let listed = non_null_kinds(object.shift_remove("type"));
+        // Without a `type`, the values say it (the enum admits nothing else); typify needs it
+        // to name the inner type rather than the whole.
+        let kinds = if listed.is_empty() {
+            kinds_of(&values)
+        } else {
+            listed
+        };
+        object.shift_remove("enum");
+        let mut inner = serde_json::Map::new();
+        inner.insert("title".into(), inner_name);
+        set_type(&mut inner, kinds);
+        inner.insert("enum".into(), Value::Array(values));
+        object.insert("anyOf".into(), json!([Value::Object(inner), null_branch]));
+        return;
+    }
+    let nullable_list = matches!(object.get("type"), Some(Value::Array(kinds)) if kinds.contains(&json!("null")) && kinds.len() > 1);
+    if !nullable_list || object.keys().any(|k| NOT_FOR_NULL.contains(&k.as_str())) {
+        return;
+    }
+    let kinds = non_null_kinds(object.shift_remove("type"));
+    let moved: Vec<String> = object
+        .keys()
+        .filter(|k| !ANNOTATIONS.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    let mut inner = serde_json::Map::new();
+    inner.insert("title".into(), inner_name);
+    set_type(&mut inner, kinds);
+    for keyword in moved {
+        if let Some(value) = object.shift_remove(&keyword) {
+            inner.insert(keyword, value);
+        }
+    }
+    object.insert("anyOf".into(), json!([Value::Object(inner), null_branch]));
+}
+
+/// The kinds a `type` lists, without `"null"`.
+fn non_null_kinds(listed: Option<Value>) -> Vec<Value> {
+    match listed {
+        Some(Value::Array(kinds)) => kinds.into_iter().filter(|k| k != "null").collect(),
+        Some(Value::String(kind)) if kind != "null" => vec![Value::String(kind)],
+        _ => Vec::new(),
+    }
+}
+
+/// The kinds of `values` (an integer and a fraction are both `number`).
+fn kinds_of(values: &[Value]) -> Vec<Value> {
+    let of = |value: &Value| match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    let mut kinds: Vec<&str> = values.iter().map(of).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    if kinds.contains(&"integer") && kinds.contains(&"number") {
+        kinds.retain(|k| *k != "integer");
+    }
+    kinds.into_iter().map(|k| Value::String(k.into())).collect()
+}
+
+/// `type` as one kind or a list of them (none: no `type`).
+fn set_type(object: &mut serde_json::Map<String, Value>, mut kinds: Vec<Value>) {
+    match kinds.len() {
+        0 => {}
+        1 => {
+            object.insert("type".into(), kinds.remove(0));
+        }
+        _ => {
+            object.insert("type".into(), Value::Array(kinds));
+        }
     }
 }
 

@@ -135,20 +135,23 @@ fn boolean_schemas_are_schemas() {
 }
 
 #[test]
-fn a_schema_without_a_unique_name_is_reported_at_its_pointer() {
-    // typify makes `Option<T>` around a `T` named like the schema itself.
-    let errors = strict(json!({ "enum": [6, null] })).unwrap_err();
-    assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(
-        errors[0].starts_with("/outputSchema [type-name-collision]"),
-        "{errors:?}"
-    );
-    let (code, warnings) = lenient(json!({ "enum": [6, null] }));
-    assert!(
-        warnings[0].starts_with("/outputSchema [fallback-to-value]"),
-        "{warnings:?}"
-    );
-    assert!(code.contains("serde_json::Value"), "{code}");
+fn a_nullable_root_is_an_option_of_its_value() {
+    // typify makes `Option<T>` around a `T` named like the schema itself, which would collide
+    // with the root's alias: the generator names `T` `{Root}Value`.
+    for schema in [
+        json!({ "enum": [6, null] }),
+        json!({ "type": ["string", "null"], "pattern": "^a" }),
+        json!({ "type": ["object", "null"], "properties": { "a": { "type": "string" } } }),
+        json!({ "anyOf": [{ "type": "object", "properties": { "a": { "type": "string" } } }, { "type": "null" }] }),
+        json!({ "oneOf": [{ "type": "string", "enum": ["a"] }, { "type": "null" }] }),
+    ] {
+        let (code, warnings) = strict(schema.clone()).unwrap_or_else(|e| panic!("{schema}: {e:?}"));
+        assert!(warnings.is_empty(), "{schema}: {warnings:?}");
+        assert!(
+            code.contains("pub type TOutput = ::std::option::Option<TOutputValue>;"),
+            "{schema}: {code}"
+        );
+    }
 }
 
 #[test]
@@ -184,4 +187,26 @@ fn pointer_root_and_anchor_references_are_hoisted_into_definitions() {
         errors[0].starts_with("/outputSchema/properties/b/$ref [unsupported-ref]"),
         "{errors:?}"
     );
+}
+
+#[test]
+fn a_definition_without_a_unique_name_is_reported_at_its_pointer() {
+    // A definition that may be `null` is `Option<T>` with `T` named like the definition.
+    let schema = json!({
+        "type": "object",
+        "properties": { "n": { "$ref": "#/$defs/E" } },
+        "$defs": { "E": { "enum": ["x", null] } }
+    });
+    let errors = strict(schema.clone()).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("/outputSchema/$defs/E [type-name-collision]"),
+        "{errors:?}"
+    );
+    let (code, warnings) = lenient(schema);
+    assert!(
+        warnings[0].starts_with("/outputSchema/$defs/E [fallback-to-value]"),
+        "{warnings:?}"
+    );
+    assert!(code.contains("serde_json::Value"), "{code}");
 }
