@@ -319,14 +319,9 @@ pub(crate) fn split_mixed_enums(schema: &mut Value) {
         .iter()
         .filter_map(Value::as_number)
         .all(|n| n.is_i64() || n.is_u64());
-    let kind = |value: &Value| match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) if integral => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
+    let kind = |value: &Value| match json_kind(value) {
+        "integer" if !integral => "number",
+        kind => kind,
     };
     let mut kinds: Vec<(&str, Vec<Value>)> = Vec::new();
     for value in values {
@@ -347,6 +342,19 @@ pub(crate) fn split_mixed_enums(schema: &mut Value) {
         .collect();
     object.shift_remove("enum");
     object.insert("oneOf".into(), Value::Array(branches));
+}
+
+/// The JSON Schema type of `value`: `integer` for a number without a fraction, else its kind.
+pub(crate) fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
 }
 
 /// Keywords that stay beside the `allOf` [`split_ref_siblings`] makes: annotations,
@@ -403,7 +411,7 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
 
 /// Keywords that evaluate members or items in place: beside them, which members
 /// `unevaluatedProperties` (or items `unevaluatedItems`) applies to depends on the instance.
-const IN_PLACE_APPLICATORS: [&str; 11] = [
+pub(crate) const IN_PLACE_APPLICATORS: [&str; 11] = [
     "allOf",
     "anyOf",
     "oneOf",

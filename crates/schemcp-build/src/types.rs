@@ -29,9 +29,10 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::normalize::{
-    closed_tuples, drop_narrowing, drop_opaque_nots, drop_unicode_patterns, finish_tuples,
-    has_unevaluated, open_pattern_properties, open_tuples, prefix_items_refusal,
-    settle_unevaluated, split_mixed_enums, split_ref_siblings, type_property_names,
+    IN_PLACE_APPLICATORS, closed_tuples, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
+    finish_tuples, has_unevaluated, json_kind, open_pattern_properties, open_tuples,
+    prefix_items_refusal, settle_unevaluated, split_mixed_enums, split_ref_siblings,
+    type_property_names,
 };
 use crate::schema::{
     NULLABLE_OPTIONAL, canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema,
@@ -1525,21 +1526,9 @@ impl Plan<'_> {
 /// an `anyOf`/`oneOf` of one schema and `{"type": "null"}`.
 fn name_nullable_root(object: &mut serde_json::Map<String, Value>, name: &str) {
     const ANNOTATIONS: [&str; 5] = ["title", "description", "$comment", "default", "examples"];
-    // Keywords a `null` does not pass by default: moving them off the `null` branch would
-    // change what it accepts.
-    const NOT_FOR_NULL: [&str; 11] = [
-        "enum",
-        "const",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "not",
-        "if",
-        "then",
-        "else",
-        "$ref",
-        "dependentSchemas",
-    ];
+    // Keywords a `null` does not pass by default (`enum`, `const` and the in-place
+    // applicators): moving them off the `null` branch would change what it accepts.
+    let not_for_null = |k: &str| k == "enum" || k == "const" || IN_PLACE_APPLICATORS.contains(&k);
     let inner_name = Value::String(format!("{name}Value"));
     let null_branch = json!({ "type": "null" });
     for keyword in ["anyOf", "oneOf"] {
@@ -1583,7 +1572,7 @@ fn name_nullable_root(object: &mut serde_json::Map<String, Value>, name: &str) {
         return;
     }
     let nullable_list = matches!(object.get("type"), Some(Value::Array(kinds)) if kinds.contains(&json!("null")) && kinds.len() > 1);
-    if !nullable_list || object.keys().any(|k| NOT_FOR_NULL.contains(&k.as_str())) {
+    if !nullable_list || object.keys().any(|k| not_for_null(k)) {
         return;
     }
     let kinds = non_null_kinds(object.shift_remove("type"));
@@ -1614,16 +1603,7 @@ fn non_null_kinds(listed: Option<Value>) -> Vec<Value> {
 
 /// The kinds of `values` (an integer and a fraction are both `number`).
 fn kinds_of(values: &[Value]) -> Vec<Value> {
-    let of = |value: &Value| match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    };
-    let mut kinds: Vec<&str> = values.iter().map(of).collect();
+    let mut kinds: Vec<&str> = values.iter().map(json_kind).collect();
     kinds.sort_unstable();
     kinds.dedup();
     if kinds.contains(&"integer") && kinds.contains(&"number") {
