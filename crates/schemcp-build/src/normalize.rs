@@ -5,6 +5,8 @@
 
 use serde_json::{Value, json};
 
+use schemcp_contract::keywords::{ANNOTATIONS, IN_PLACE_APPLICATORS};
+
 use crate::names::pascal;
 use crate::schema::{Children, children, for_each_child_mut, for_each_subschema};
 
@@ -127,10 +129,10 @@ pub(crate) fn closed_tuples(schema: &mut Value) {
     object.insert("maxItems".into(), length.into());
 }
 
-/// Keywords that may stand beside a variable-length `prefixItems` the generator types as a
-/// runtime `PrefixN` (see [`open_tuples`]): annotations, and array constraints that validation
+/// Array keywords that may stand beside a variable-length `prefixItems` the generator types as
+/// a runtime `PrefixN` (see [`open_tuples`]), besides annotations: constraints that validation
 /// enforces and that the type holds every valid array of anyway.
-const BESIDE_PREFIX_ITEMS: [&str; 15] = [
+const BESIDE_PREFIX_ITEMS: [&str; 9] = [
     "type",
     "prefixItems",
     "items",
@@ -140,12 +142,6 @@ const BESIDE_PREFIX_ITEMS: [&str; 15] = [
     "contains",
     "minContains",
     "maxContains",
-    "title",
-    "description",
-    "$comment",
-    "examples",
-    "deprecated",
-    PREFIX_MARKER,
 ];
 
 /// Why a schema with `prefixItems` cannot become a type (once [`closed_tuples`] has taken the
@@ -165,13 +161,16 @@ pub(crate) fn prefix_items_refusal(object: &serde_json::Map<String, Value>) -> O
     // Beside no in-place applicator, `unevaluatedItems` becomes `items` (`settle_unevaluated`),
     // unless `contains` also evaluates items.
     let settles = |k: &str| k == "unevaluatedItems" && !object.contains_key("contains");
-    if let Some(other) = object
-        .keys()
-        .find(|k| !BESIDE_PREFIX_ITEMS.contains(&k.as_str()) && !settles(k))
-    {
+    if let Some(other) = object.keys().find(|k| {
+        let k = k.as_str();
+        !BESIDE_PREFIX_ITEMS.contains(&k)
+            && !ANNOTATIONS.contains(&k)
+            && k != PREFIX_MARKER
+            && !settles(k)
+    }) {
         return Some(format!(
             "the generator does not type `prefixItems` beside `{other}` (only beside {})",
-            BESIDE_PREFIX_ITEMS[2..9]
+            BESIDE_PREFIX_ITEMS[2..]
                 .iter()
                 .map(|k| format!("`{k}`"))
                 .collect::<Vec<_>>()
@@ -234,7 +233,7 @@ pub(crate) fn drop_narrowing(schema: &mut Value) {
 /// Whether `branch` only constrains how many members or items a value has, or how long or
 /// large it is (`required`, `minLength`, `maximum`, ...): a schema that never shapes a type.
 fn only_counts(branch: &Value) -> bool {
-    const COUNTS: [&str; 18] = [
+    const COUNTS: [&str; 15] = [
         "required",
         "minProperties",
         "maxProperties",
@@ -250,13 +249,13 @@ fn only_counts(branch: &Value) -> bool {
         "exclusiveMinimum",
         "exclusiveMaximum",
         "multipleOf",
-        "description",
-        "$comment",
-        "title",
     ];
     match branch {
         Value::Object(object) => {
-            !object.is_empty() && object.keys().all(|k| COUNTS.contains(&k.as_str()))
+            !object.is_empty()
+                && object
+                    .keys()
+                    .all(|k| COUNTS.contains(&k.as_str()) || ANNOTATIONS.contains(&k.as_str()))
         }
         _ => false,
     }
@@ -301,15 +300,10 @@ pub(crate) fn split_mixed_enums(schema: &mut Value) {
         return;
     };
     for_each_child_mut(object, &mut split_mixed_enums);
-    const BESIDE: [&str; 6] = [
-        "enum",
-        "title",
-        "description",
-        "$comment",
-        "default",
-        "examples",
-    ];
-    if object.keys().any(|k| !BESIDE.contains(&k.as_str())) {
+    if object
+        .keys()
+        .any(|k| k != "enum" && !ANNOTATIONS.contains(&k.as_str()))
+    {
         return;
     }
     let Some(Value::Array(values)) = object.get("enum") else {
@@ -345,7 +339,7 @@ pub(crate) fn split_mixed_enums(schema: &mut Value) {
 }
 
 /// The JSON Schema type of `value`: `integer` for a number without a fraction, else its kind.
-pub(crate) fn json_kind(value: &Value) -> &'static str {
+fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
@@ -357,24 +351,20 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
     }
 }
 
-/// Keywords that stay beside the `allOf` [`split_ref_siblings`] makes: annotations,
+/// Whether `keyword` stays beside the `allOf` [`split_ref_siblings`] makes: annotations,
 /// definitions, and the `unevaluated*` keywords, which see the members both branches evaluate.
-const STAY_BESIDE_REF: [&str; 14] = [
-    "title",
-    "description",
-    "$comment",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$defs",
-    "definitions",
-    "$anchor",
-    "allOf",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-];
+fn stays_beside_ref(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword)
+        || matches!(
+            keyword,
+            "$defs"
+                | "definitions"
+                | "$anchor"
+                | "allOf"
+                | "unevaluatedProperties"
+                | "unevaluatedItems"
+        )
+}
 
 /// Rewrites `{"$ref": R, "properties": ...}` (in the copy of a schema the generator converts)
 /// to the `allOf` it means in 2020-12, where `$ref` applies in place beside its siblings:
@@ -393,7 +383,7 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
     };
     let siblings: Vec<String> = object
         .keys()
-        .filter(|k| !STAY_BESIDE_REF.contains(&k.as_str()))
+        .filter(|k| !stays_beside_ref(k))
         .cloned()
         .collect();
     let mut rest = serde_json::Map::new();
@@ -409,21 +399,12 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
     object.insert("allOf".into(), Value::Array(branches));
 }
 
-/// Keywords that evaluate members or items in place: beside them, which members
+/// Whether `keyword` evaluates members or items in place: beside one, which members
 /// `unevaluatedProperties` (or items `unevaluatedItems`) applies to depends on the instance.
-pub(crate) const IN_PLACE_APPLICATORS: [&str; 11] = [
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "$ref",
-    "$dynamicRef",
-    "$recursiveRef",
-    "dependentSchemas",
-];
+fn in_place(keyword: &str) -> bool {
+    IN_PLACE_APPLICATORS.contains(&keyword)
+        || matches!(keyword, "$ref" | "$dynamicRef" | "$recursiveRef")
+}
 
 /// Rewrites `unevaluatedProperties` and `unevaluatedItems` (in the copy of a schema the
 /// generator converts) where they mean the same as `additionalProperties` and `items`, which
@@ -436,7 +417,7 @@ pub(crate) fn settle_unevaluated(schema: &mut Value) {
         return;
     };
     for_each_child_mut(object, &mut settle_unevaluated);
-    if IN_PLACE_APPLICATORS.iter().any(|k| object.contains_key(*k)) {
+    if object.keys().any(|k| in_place(k)) {
         return;
     }
     if let Some(rest) = object.shift_remove("unevaluatedProperties")
@@ -560,6 +541,113 @@ pub(crate) fn finish_tuples(schema: &mut Value, base: &str) {
         }
     }
     *schema = replacement;
+}
+
+/// A schema that may be `null` becomes `Option<T>` in typify, with `T` named after the schema
+/// itself: as the root of a tool's schema, whose type is then an alias of that name, the alias
+/// and `T` would collide. (A definition that may be `null` is still refused, with
+/// `type-name-collision`.) The root is rewritten to the `anyOf` of its non-null part, titled
+/// `{name}Value`, and `null`, which typify types as `Option<{name}Value>`. Handled: a `type`
+/// list with `"null"` beside keywords that `null` passes anyway, an `enum` listing `null`, and
+/// an `anyOf`/`oneOf` of one schema and `{"type": "null"}`.
+pub(crate) fn name_nullable_root(object: &mut serde_json::Map<String, Value>, name: &str) {
+    // Keywords a `null` does not pass by default (`enum`, `const` and the in-place
+    // applicators): moving them off the `null` branch would change what it accepts.
+    let not_for_null = |k: &str| k == "enum" || k == "const" || in_place(k);
+    let inner_name = Value::String(format!("{name}Value"));
+    let null_branch = json!({ "type": "null" });
+    for keyword in ["anyOf", "oneOf"] {
+        let only_it = object
+            .keys()
+            .all(|k| k == keyword || ANNOTATIONS.contains(&k.as_str()));
+        if let (true, Some(Value::Array(branches))) = (only_it, object.get_mut(keyword))
+            && branches.len() == 2
+            && branches.contains(&null_branch)
+            && let Some(Value::Object(other)) = branches.iter_mut().find(|b| **b != null_branch)
+            && !other.contains_key("title")
+            && !other.contains_key("$ref")
+        {
+            other.insert("title".into(), inner_name);
+            return;
+        }
+    }
+    if let Some(Value::Array(values)) = object.get("enum") {
+        if !values.contains(&Value::Null)
+            || object
+                .keys()
+                .any(|k| !ANNOTATIONS.contains(&k.as_str()) && k != "type" && k != "enum")
+        {
+            return;
+        }
+        let values: Vec<Value> = values.iter().filter(|v| !v.is_null()).cloned().collect();
+        let listed = non_null_kinds(object.shift_remove("type"));
+        // Without a `type`, the values say it (the enum admits nothing else); typify needs it
+        // to name the inner type rather than the whole.
+        let kinds = if listed.is_empty() {
+            kinds_of(&values)
+        } else {
+            listed
+        };
+        object.shift_remove("enum");
+        let mut inner = serde_json::Map::new();
+        inner.insert("title".into(), inner_name);
+        set_type(&mut inner, kinds);
+        inner.insert("enum".into(), Value::Array(values));
+        object.insert("anyOf".into(), json!([Value::Object(inner), null_branch]));
+        return;
+    }
+    let nullable_list = matches!(object.get("type"), Some(Value::Array(kinds)) if kinds.contains(&json!("null")) && kinds.len() > 1);
+    if !nullable_list || object.keys().any(|k| not_for_null(k)) {
+        return;
+    }
+    let kinds = non_null_kinds(object.shift_remove("type"));
+    let moved: Vec<String> = object
+        .keys()
+        .filter(|k| !ANNOTATIONS.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    let mut inner = serde_json::Map::new();
+    inner.insert("title".into(), inner_name);
+    set_type(&mut inner, kinds);
+    for keyword in moved {
+        if let Some(value) = object.shift_remove(&keyword) {
+            inner.insert(keyword, value);
+        }
+    }
+    object.insert("anyOf".into(), json!([Value::Object(inner), null_branch]));
+}
+
+/// The kinds a `type` lists, without `"null"`.
+fn non_null_kinds(listed: Option<Value>) -> Vec<Value> {
+    match listed {
+        Some(Value::Array(kinds)) => kinds.into_iter().filter(|k| k != "null").collect(),
+        Some(Value::String(kind)) if kind != "null" => vec![Value::String(kind)],
+        _ => Vec::new(),
+    }
+}
+
+/// The kinds of `values` (an integer and a fraction are both `number`).
+fn kinds_of(values: &[Value]) -> Vec<Value> {
+    let mut kinds: Vec<&str> = values.iter().map(json_kind).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    if kinds.contains(&"integer") && kinds.contains(&"number") {
+        kinds.retain(|k| *k != "integer");
+    }
+    kinds.into_iter().map(|k| Value::String(k.into())).collect()
+}
+
+/// `type` as one kind or a list of them (none: no `type`).
+fn set_type(object: &mut serde_json::Map<String, Value>, mut kinds: Vec<Value>) {
+    match kinds.len() {
+        0 => {}
+        1 => {
+            object.insert("type".into(), kinds.remove(0));
+        }
+        _ => {
+            object.insert("type".into(), Value::Array(kinds));
+        }
+    }
 }
 
 #[cfg(test)]

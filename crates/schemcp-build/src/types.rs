@@ -29,8 +29,8 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::normalize::{
-    IN_PLACE_APPLICATORS, closed_tuples, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
-    finish_tuples, has_unevaluated, json_kind, open_pattern_properties, open_tuples,
+    closed_tuples, drop_narrowing, drop_opaque_nots, drop_unicode_patterns, finish_tuples,
+    has_unevaluated, name_nullable_root, open_pattern_properties, open_tuples,
     prefix_items_refusal, settle_unevaluated, split_mixed_enums, split_ref_siblings,
     type_property_names,
 };
@@ -481,7 +481,8 @@ fn collect_members(
                 .filter_map(|m| m.def_key.clone())
                 .collect();
             // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees.
-            let keep_narrowing = has_unevaluated(&Value::Object(object.clone()));
+            // The side as written: hoisting copies references' targets, it adds no keyword.
+            let keep_narrowing = has_unevaluated(schema);
             for member in &mut members[root..] {
                 drop_opaque_nots(&mut member.schema);
                 type_property_names(&mut member.schema);
@@ -1514,114 +1515,6 @@ impl Plan<'_> {
             ids[c] = Some(id);
         }
         Ok(Converted { space, ids })
-    }
-}
-
-/// A schema that may be `null` becomes `Option<T>` in typify, with `T` named after the schema
-/// itself: as the root of a tool's schema, whose type is then an alias of that name, the alias
-/// and `T` would collide. (A definition that may be `null` is still refused, with
-/// `type-name-collision`.) The root is rewritten to the `anyOf` of its non-null part, titled
-/// `{name}Value`, and `null`, which typify types as `Option<{name}Value>`. Handled: a `type`
-/// list with `"null"` beside keywords that `null` passes anyway, an `enum` listing `null`, and
-/// an `anyOf`/`oneOf` of one schema and `{"type": "null"}`.
-fn name_nullable_root(object: &mut serde_json::Map<String, Value>, name: &str) {
-    const ANNOTATIONS: [&str; 5] = ["title", "description", "$comment", "default", "examples"];
-    // Keywords a `null` does not pass by default (`enum`, `const` and the in-place
-    // applicators): moving them off the `null` branch would change what it accepts.
-    let not_for_null = |k: &str| k == "enum" || k == "const" || IN_PLACE_APPLICATORS.contains(&k);
-    let inner_name = Value::String(format!("{name}Value"));
-    let null_branch = json!({ "type": "null" });
-    for keyword in ["anyOf", "oneOf"] {
-        let only_it = object
-            .keys()
-            .all(|k| k == keyword || ANNOTATIONS.contains(&k.as_str()));
-        if let (true, Some(Value::Array(branches))) = (only_it, object.get_mut(keyword))
-            && branches.len() == 2
-            && branches.contains(&null_branch)
-            && let Some(Value::Object(other)) = branches.iter_mut().find(|b| **b != null_branch)
-            && !other.contains_key("title")
-            && !other.contains_key("$ref")
-        {
-            other.insert("title".into(), inner_name);
-            return;
-        }
-    }
-    if let Some(Value::Array(values)) = object.get("enum") {
-        if !values.contains(&Value::Null)
-            || object
-                .keys()
-                .any(|k| !ANNOTATIONS.contains(&k.as_str()) && k != "type" && k != "enum")
-        {
-            return;
-        }
-        let values: Vec<Value> = values.iter().filter(|v| !v.is_null()).cloned().collect();
-        let listed = non_null_kinds(object.shift_remove("type"));
-        // Without a `type`, the values say it (the enum admits nothing else); typify needs it
-        // to name the inner type rather than the whole.
-        let kinds = if listed.is_empty() {
-            kinds_of(&values)
-        } else {
-            listed
-        };
-        object.shift_remove("enum");
-        let mut inner = serde_json::Map::new();
-        inner.insert("title".into(), inner_name);
-        set_type(&mut inner, kinds);
-        inner.insert("enum".into(), Value::Array(values));
-        object.insert("anyOf".into(), json!([Value::Object(inner), null_branch]));
-        return;
-    }
-    let nullable_list = matches!(object.get("type"), Some(Value::Array(kinds)) if kinds.contains(&json!("null")) && kinds.len() > 1);
-    if !nullable_list || object.keys().any(|k| not_for_null(k)) {
-        return;
-    }
-    let kinds = non_null_kinds(object.shift_remove("type"));
-    let moved: Vec<String> = object
-        .keys()
-        .filter(|k| !ANNOTATIONS.contains(&k.as_str()))
-        .cloned()
-        .collect();
-    let mut inner = serde_json::Map::new();
-    inner.insert("title".into(), inner_name);
-    set_type(&mut inner, kinds);
-    for keyword in moved {
-        if let Some(value) = object.shift_remove(&keyword) {
-            inner.insert(keyword, value);
-        }
-    }
-    object.insert("anyOf".into(), json!([Value::Object(inner), null_branch]));
-}
-
-/// The kinds a `type` lists, without `"null"`.
-fn non_null_kinds(listed: Option<Value>) -> Vec<Value> {
-    match listed {
-        Some(Value::Array(kinds)) => kinds.into_iter().filter(|k| k != "null").collect(),
-        Some(Value::String(kind)) if kind != "null" => vec![Value::String(kind)],
-        _ => Vec::new(),
-    }
-}
-
-/// The kinds of `values` (an integer and a fraction are both `number`).
-fn kinds_of(values: &[Value]) -> Vec<Value> {
-    let mut kinds: Vec<&str> = values.iter().map(json_kind).collect();
-    kinds.sort_unstable();
-    kinds.dedup();
-    if kinds.contains(&"integer") && kinds.contains(&"number") {
-        kinds.retain(|k| *k != "integer");
-    }
-    kinds.into_iter().map(|k| Value::String(k.into())).collect()
-}
-
-/// `type` as one kind or a list of them (none: no `type`).
-fn set_type(object: &mut serde_json::Map<String, Value>, mut kinds: Vec<Value>) {
-    match kinds.len() {
-        0 => {}
-        1 => {
-            object.insert("type".into(), kinds.remove(0));
-        }
-        _ => {
-            object.insert("type".into(), Value::Array(kinds));
-        }
     }
 }
 

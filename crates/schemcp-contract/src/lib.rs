@@ -39,6 +39,7 @@ use serde_json::{Map, Value};
 
 mod bundle;
 mod diagnostic;
+pub mod keywords;
 mod load;
 mod locate;
 mod schema;

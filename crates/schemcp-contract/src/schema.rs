@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::keywords::IN_PLACE_APPLICATORS;
 use crate::locate::escape_token;
 
 /// Which subschemas to follow.
@@ -42,17 +43,6 @@ const MAPS: &[&str] = &[
     "dependentSchemas",
     "dependencies",
 ];
-const IN_PLACE: &[&str] = &[
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "dependentSchemas",
-];
-
 /// Calls `visit(pointer, schema)` for `value` (at `pointer`) and every subschema below it that
 /// is a JSON object, parents before children, members in document order.
 pub(crate) fn visit(
@@ -65,7 +55,7 @@ pub(crate) fn visit(
     visit_fn(pointer, schema);
     for (key, child) in schema {
         let key = key.as_str();
-        if walk == Walk::InPlace && !IN_PLACE.contains(&key) {
+        if walk == Walk::InPlace && !IN_PLACE_APPLICATORS.contains(&key) {
             continue;
         }
         let here = format!("{pointer}/{}", escape_token(key));

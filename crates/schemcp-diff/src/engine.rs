@@ -3,28 +3,21 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use schemcp_contract::keywords::ANNOTATIONS;
 use serde_json::{Map, Value, json};
 
 use crate::generate::{self, Seg};
 use crate::{Change, Direction, Effect, Severity, fingerprint};
 
-/// Keys that never change what validates; they do not stop a node from being a plain wrapper.
-const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "$comment",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$defs",
-    "definitions",
-    "$schema",
-    "$id",
-    "$anchor",
-    "$dynamicAnchor",
-];
+/// Keys that never change what validates (annotations, and where definitions and identifiers
+/// live); they do not stop a node from being a plain wrapper.
+fn inert(key: &str) -> bool {
+    ANNOTATIONS.contains(&key)
+        || matches!(
+            key,
+            "$defs" | "definitions" | "$schema" | "$id" | "$anchor" | "$dynamicAnchor"
+        )
+}
 
 /// Keys this module understands; a difference in any other key is `unclassified`.
 const KNOWN: &[&str] = &[
@@ -157,7 +150,7 @@ pub(crate) fn normalize(root: &Value, v: &Value, ptr: &str) -> (Value, String) {
             };
             let siblings: Map<String, Value> = o
                 .iter()
-                .filter(|(k, _)| *k != "$ref" && !ANNOTATIONS.contains(&k.as_str()))
+                .filter(|(k, _)| *k != "$ref" && !inert(k))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
             if siblings.is_empty() {
@@ -173,10 +166,7 @@ pub(crate) fn normalize(root: &Value, v: &Value, ptr: &str) -> (Value, String) {
             }
             continue;
         }
-        let live: Vec<&String> = o
-            .keys()
-            .filter(|k| !ANNOTATIONS.contains(&k.as_str()))
-            .collect();
+        let live: Vec<&String> = o.keys().filter(|k| !inert(k)).collect();
         if live.len() == 1 {
             let k = live[0].as_str();
             if matches!(k, "allOf" | "anyOf" | "oneOf")
@@ -196,10 +186,7 @@ pub(crate) fn normalize(root: &Value, v: &Value, ptr: &str) -> (Value, String) {
 }
 
 fn live_keys(o: &Map<String, Value>) -> Vec<&str> {
-    o.keys()
-        .map(String::as_str)
-        .filter(|k| !ANNOTATIONS.contains(k))
-        .collect()
+    o.keys().map(String::as_str).filter(|k| !inert(k)).collect()
 }
 
 /// `{"anyOf": [X, {"type": "null"}]}` (or oneOf) as X.
@@ -1443,11 +1430,7 @@ impl<'a> Ctx<'a> {
             .keys()
             .chain(nm.keys().filter(|k| !om.contains_key(*k)))
             .collect();
-        unknown.retain(|k| {
-            !KNOWN.contains(&k.as_str())
-                && !ANNOTATIONS.contains(&k.as_str())
-                && om.get(*k) != nm.get(*k)
-        });
+        unknown.retain(|k| !KNOWN.contains(&k.as_str()) && !inert(k) && om.get(*k) != nm.get(*k));
         for k in unknown {
             self.out.push(Raw {
                 rule: "unclassified",

@@ -98,22 +98,17 @@ macro_rules! include_tools {
 /// content) stops at the last member it knows.
 pub(crate) fn located(path: &serde_path_to_error::Path, error: &impl std::fmt::Display) -> String {
     use serde_path_to_error::Segment;
-    let mut pointer = String::new();
+    // The pointer type validation errors carry, so both are written alike.
+    let mut at = jsonschema::paths::Location::new();
     for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => pointer.push_str(&format!("/{index}")),
-            Segment::Map { key } => {
-                pointer.push('/');
-                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
-            }
+        at = match segment {
+            Segment::Seq { index } => at.join(*index),
             // An externally tagged variant is a member named after it.
-            Segment::Enum { variant } => {
-                pointer.push('/');
-                pointer.push_str(&variant.replace('~', "~0").replace('/', "~1"));
-            }
+            Segment::Map { key } | Segment::Enum { variant: key } => at.join(key),
             Segment::Unknown => break,
-        }
+        };
     }
+    let pointer = at.to_string();
     if pointer.is_empty() {
         error.to_string()
     } else {

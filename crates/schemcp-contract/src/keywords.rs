@@ -1,0 +1,38 @@
+//! JSON Schema 2020-12 keyword groups that the loader, the generator and the diff engine all
+//! reason about, so each of them reads the same list.
+
+/// Keywords that never change which values are valid: annotations (`default` and `examples`
+/// included, which 2020-12 does not assert).
+///
+/// ```
+/// assert!(schemcp_contract::keywords::ANNOTATIONS.contains(&"description"));
+/// assert!(!schemcp_contract::keywords::ANNOTATIONS.contains(&"required"));
+/// ```
+pub const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "$comment",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+/// Keywords that apply their subschemas to the same value as the schema they stand in
+/// (besides the references, `$ref` and `$dynamicRef`, which do too).
+///
+/// ```
+/// assert!(schemcp_contract::keywords::IN_PLACE_APPLICATORS.contains(&"allOf"));
+/// assert!(!schemcp_contract::keywords::IN_PLACE_APPLICATORS.contains(&"properties"));
+/// ```
+pub const IN_PLACE_APPLICATORS: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "dependentSchemas",
+];
