@@ -26,12 +26,8 @@ pub struct Change {
     )]
     pub ignore_reason: ::std::option::Option<ChangeIgnoreReason>,
     ///Present when an ignore entry accepted this change.
-    #[serde(
-        default,
-        deserialize_with = "::schemcp_runtime::__private::present",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
-    pub ignored: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub ignored: ::std::option::Option<bool>,
     pub message: ::std::string::String,
     ///JSON pointer into the new Tool object; null when the change has no new side.
     #[serde(

@@ -165,7 +165,7 @@ pub(crate) fn prefix_items_refusal(object: &serde_json::Map<String, Value>) -> O
         let k = k.as_str();
         !BESIDE_PREFIX_ITEMS.contains(&k)
             && !ANNOTATIONS.contains(&k)
-            && k != PREFIX_MARKER
+            && ![PREFIX_MARKER, POSITION_MARKER, SUFFIX_MARKER].contains(&k)
             && !settles(k)
     }) {
         return Some(format!(
@@ -288,6 +288,82 @@ pub(crate) fn type_property_names(schema: &mut Value) {
         && !names.contains_key("$ref")
     {
         names.insert("type".into(), json!("string"));
+    }
+}
+
+/// Rewrites `const: X` to the `enum: [X]` it means, in the copy of a schema the generator
+/// converts, where no `enum` stands beside it. typify ignores `const` (so `{"const": 2}` became
+/// `serde_json::Value`, and `{"type": "string", "const": "v1"}` a `String`), but reads a
+/// one-value `enum`: a one-variant enum for a string, a checked newtype for a number, so the
+/// type itself rejects any other value. Integral floats are written as integers, and an integer
+/// without `type` gets `"type": "integer"` (an integer newtype, not `f64`): JSON Schema counts
+/// `2.0` equal to `2` and an integer, and the runtime decodes integral floats as integers.
+pub(crate) fn const_as_enum(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut const_as_enum);
+    if object.contains_key("enum") {
+        return;
+    }
+    if let Some(mut value) = object.shift_remove("const") {
+        integral_floats_as_integers(&mut value);
+        // typify reads an untyped number `enum` as `f64`, which writes `2` back as `2.0`.
+        if value.is_i64() || value.is_u64() {
+            object.entry("type").or_insert(json!("integer"));
+        }
+        object.insert("enum".into(), json!([value]));
+    }
+}
+
+/// Writes every float without a fraction in `value` (within `i64`/`u64`) as an integer.
+fn integral_floats_as_integers(value: &mut Value) {
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 {
+                *value = json!(f as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(integral_floats_as_integers),
+        Value::Object(members) => members.values_mut().for_each(integral_floats_as_integers),
+        _ => {}
+    }
+}
+
+/// Settles `allOf`, `anyOf` and `oneOf` whose branches are all boolean schemas, in the copy of
+/// a schema the generator converts (typify panics on them): `true` matches every value and
+/// `false` none, so each says "every value" (the keyword is dropped) or "no value" (the whole
+/// schema becomes `false`). Boolean branches produce no annotations, so `unevaluated*`
+/// keywords see the same either way.
+pub(crate) fn settle_boolean_branches(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut settle_boolean_branches);
+    let mut matches_nothing = false;
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = object.get(keyword) else {
+            continue;
+        };
+        let Some(trues) = branches
+            .iter()
+            .map(Value::as_bool)
+            .collect::<Option<Vec<bool>>>()
+            .map(|b| b.iter().filter(|&&b| b).count())
+        else {
+            continue;
+        };
+        let every_value = match keyword {
+            "allOf" => trues == branches.len(),
+            "anyOf" => trues > 0,
+            _ => trues == 1,
+        };
+        object.shift_remove(keyword);
+        matches_nothing |= !every_value;
+    }
+    if matches_nothing {
+        *schema = Value::Bool(false);
     }
 }
 
@@ -474,6 +550,15 @@ fn open_tuples_at(schema: &mut Value, path: &str) {
             _ => {}
         }
     }
+    for keyword in ["oneOf", "anyOf"] {
+        if let Some(Value::Array(branches)) = object.get_mut(keyword) {
+            for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
+                if let Some(Value::String(suffix)) = branch.shift_remove(SUFFIX_MARKER) {
+                    branch.insert(POSITION_MARKER.into(), json!(format!("{path}{suffix}")));
+                }
+            }
+        }
+    }
     if !object.contains_key("prefixItems")
         || object.get("type") != Some(&json!("array"))
         || prefix_items_refusal(object).is_some()
@@ -499,6 +584,28 @@ fn open_tuples_at(schema: &mut Value, path: &str) {
     object.insert(PREFIX_MARKER.into(), Value::Bool(true));
 }
 
+/// typify's `x-rust-type` for `schemcp_runtime::{path}<parameters...>`.
+pub(crate) fn runtime_type(path: &str, parameters: Vec<Value>) -> Value {
+    json!({ "x-rust-type": {
+        "crate": "schemcp-runtime",
+        "version": "*",
+        "path": format!("schemcp_runtime::{path}"),
+        "parameters": parameters,
+    }})
+}
+
+/// Marks a branch of an applicator to be titled, by [`finish_tuples`], with the name of the
+/// type its parent schema becomes followed by `suffix`: typify then names the branch's
+/// variant `suffix` (it drops the common prefix of variant titles) and its type after it.
+pub(crate) fn name_after_parent(branch: &mut Value, suffix: &str) {
+    if let Value::Object(object) = branch {
+        object.insert(SUFFIX_MARKER.into(), json!(suffix));
+    }
+}
+
+/// On a branch [`name_after_parent`] marked: the suffix of its name.
+const SUFFIX_MARKER: &str = "x-schemcp-suffix";
+
 /// Converts what [`open_tuples`] marked, in the schema typify is given for a type named
 /// `base`: each marked position is titled `base` followed by its path (the name typify would
 /// have derived from its parent), and each marked array becomes typify's `x-rust-type` for
@@ -514,14 +621,8 @@ pub(crate) fn finish_tuples(schema: &mut Value, base: &str) {
     if object.shift_remove(PREFIX_MARKER).is_none() {
         return;
     }
-    let rust_type = |path: &str, parameters: Vec<Value>| {
-        json!({ "x-rust-type": {
-            "crate": "schemcp-runtime",
-            "version": "*",
-            "path": format!("schemcp_runtime::prefix_items::{path}"),
-            "parameters": parameters,
-        }})
-    };
+    let rust_type =
+        |path: &str, parameters| runtime_type(&format!("prefix_items::{path}"), parameters);
     let parameter = |schema: Value| match schema {
         // `false` admits no value; typify would make it an empty enum that needs a name.
         Value::Bool(false) => rust_type("NoValue", Vec::new()),
@@ -660,6 +761,59 @@ mod tests {
         assert_eq!(
             MAX_PREFIX_POSITIONS,
             schemcp_runtime::prefix_items::MAX_POSITIONS
+        );
+    }
+
+    #[test]
+    fn const_becomes_a_one_value_enum_unless_an_enum_stands_beside_it() {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {
+                "version": { "type": "string", "const": "v1" },
+                "scale": { "const": 2.0 },
+                "origin": { "const": { "x": 0.0, "y": [1.5, -3.0] } },
+                "both": { "enum": [1, 2], "const": 2 }
+            }
+        });
+        const_as_enum(&mut schema);
+        assert_eq!(
+            schema["properties"],
+            json!({
+                "version": { "type": "string", "enum": ["v1"] },
+                "scale": { "type": "integer", "enum": [2] },
+                "origin": { "enum": [{ "x": 0, "y": [1.5, -3] }] },
+                "both": { "enum": [1, 2], "const": 2 }
+            })
+        );
+    }
+
+    #[test]
+    fn all_boolean_branches_mean_every_value_or_none() {
+        let settle = |mut schema: Value| {
+            settle_boolean_branches(&mut schema);
+            schema
+        };
+        let keeps = json!({ "type": "string" });
+        for (keyword, branches, every_value) in [
+            ("allOf", json!([true, true]), true),
+            ("allOf", json!([true, false]), false),
+            ("anyOf", json!([false, true]), true),
+            ("anyOf", json!([false, false]), false),
+            ("oneOf", json!([false, true, false]), true),
+            ("oneOf", json!([true, true]), false),
+            ("oneOf", json!([false, false]), false),
+        ] {
+            let settled = settle(json!({ "type": "string", keyword: branches }));
+            let expected = if every_value { &keeps } else { &json!(false) };
+            assert_eq!(&settled, expected, "{keyword}: {branches}");
+        }
+        // A branch that is not boolean may carry annotations or shape the type: left as is.
+        let mixed = json!({ "anyOf": [true, { "properties": { "a": true } }] });
+        assert_eq!(settle(mixed.clone()), mixed);
+        // Nested schemas are settled too.
+        assert_eq!(
+            settle(json!({ "items": { "oneOf": [true, true] } })),
+            json!({ "items": false })
         );
     }
 

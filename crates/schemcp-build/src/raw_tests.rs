@@ -534,30 +534,35 @@ fn multi_line_descriptions_stay_line_comments() {
     );
 }
 
-/// With the opt-in, a schema with object keywords and no `type` is typed exactly: the struct for
-/// objects, any other kind of value as it is.
+/// A schema with object keywords and no `type` is typed exactly: the struct for objects, any
+/// other kind of value as it is, with a warning that suggests the `type` that may be meant.
 #[test]
 fn an_untyped_schema_is_typed_for_its_kind_and_open_to_the_others() {
     let open =
         json!({ "properties": { "a": { "type": "integer" } }, "additionalProperties": false });
     let tools = [tool("t", object(json!({})), Some(open))];
-    assert!(generate(&builder(), &tools, &[]).is_err());
-    let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
+    let (code, warnings) = generate(&builder(), &tools, &[]).unwrap();
+    let output = item(&code, "enum", "TOutput");
     assert!(
-        has(&code, "Variant1(::schemcp_runtime::__private::NotObject)"),
+        has(
+            output,
+            "NotObject(::schemcp_runtime::other_kinds::NotObject),"
+        ) && has(output, "a: ::std::option::Option<i64>, },"),
         "{code}"
     );
-    assert!(has(&code, "a: ::std::option::Option<i64>,"), "{code}");
     assert!(
         has(&code, "#[serde(untagged, deny_unknown_fields)]"),
         "{code}"
     );
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
-        warnings[0].starts_with("t /outputSchema [fallback-to-value]")
-            && warnings[0].contains("a Rust type for object values or, for any other kind"),
+        warnings[0].starts_with("t /outputSchema [other-kinds]")
+            && warnings[0].contains("an enum of a Rust type for object values (`Object`)"),
         "{warnings:?}"
     );
+    // The opt-in changes nothing here: nothing falls back to `serde_json::Value`.
+    let lenient = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
+    assert_eq!(lenient, (code, warnings));
 
     // An optional member that may be `null` keeps an explicit `null` (typify alone reads it as
     // absent), so this is typed too.
@@ -757,13 +762,13 @@ fn prefix_items_a_prefix_type_cannot_hold_are_refused() {
     }
 }
 
-/// Without a `type`, `prefixItems` also accepts other kinds of values: with the opt-in, an
-/// enum of the prefix type and any value that is not an array.
+/// Without a `type`, `prefixItems` also accepts other kinds of values: an enum of the prefix
+/// type and any value that is not an array.
 #[test]
 fn untyped_prefix_items_are_a_prefix_type_or_another_kind() {
     let schema = json!({ "prefixItems": [{ "type": "integer" }, { "type": "string" }] });
     let (code, warnings) = generate(
-        &builder().fallback_to_value(true),
+        &builder(),
         &[tool("t", object(json!({ "at": schema })), None)],
         &[],
     )
@@ -773,7 +778,7 @@ fn untyped_prefix_items_are_a_prefix_type_or_another_kind() {
         has(
             &code,
             "::schemcp_runtime::prefix_items::Prefix2<i64, ::std::string::String, ::schemcp_runtime::__private::serde_json::Value,>"
-        ) && has(&code, "::schemcp_runtime::__private::NotArray"),
+        ) && has(&code, "NotArray(::schemcp_runtime::other_kinds::NotArray)"),
         "{code}"
     );
 }

@@ -29,10 +29,10 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::normalize::{
-    closed_tuples, drop_narrowing, drop_opaque_nots, drop_unicode_patterns, finish_tuples,
-    has_unevaluated, name_nullable_root, open_pattern_properties, open_tuples,
-    prefix_items_refusal, settle_unevaluated, split_mixed_enums, split_ref_siblings,
-    type_property_names,
+    closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
+    finish_tuples, has_unevaluated, name_after_parent, name_nullable_root, open_pattern_properties,
+    open_tuples, prefix_items_refusal, runtime_type, settle_boolean_branches, settle_unevaluated,
+    split_mixed_enums, split_ref_siblings, type_property_names,
 };
 use crate::schema::{
     NULLABLE_OPTIONAL, canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema,
@@ -484,7 +484,9 @@ fn collect_members(
             // The side as written: hoisting copies references' targets, it adds no keyword.
             let keep_narrowing = has_unevaluated(schema);
             for member in &mut members[root..] {
+                settle_boolean_branches(&mut member.schema);
                 drop_opaque_nots(&mut member.schema);
+                const_as_enum(&mut member.schema);
                 type_property_names(&mut member.schema);
                 split_mixed_enums(&mut member.schema);
                 if !keep_narrowing {
@@ -803,9 +805,12 @@ fn degrade_unsupported(
 }
 
 /// Subschemas whose keywords would make typify pick one kind of value where the schema allows
-/// every kind (see [`untyped_subschemas`]): with `fallback`, either a typed value of that kind or
-/// any other kind of value (see [`other_than`]), or `serde_json::Value`, with a warning;
-/// otherwise an error, since the type would reject valid values.
+/// every kind (see [`untyped_subschemas`]). Where the keywords are all of one kind and the
+/// typed part holds every value of that kind (see [`other_than`]), the subschema becomes an
+/// untagged enum of that typed value and the runtime's `NotObject` (`NotArray`, `NotString`):
+/// exact, so generated with a warning that suggests the `type` the author may have meant.
+/// Anything else would reject valid values: with `fallback` it is `serde_json::Value` with a
+/// warning, otherwise an error.
 fn untyped(
     member: &mut Member,
     typed_defs: &BTreeSet<String>,
@@ -822,22 +827,6 @@ fn untyped(
     };
     // A tool's input root is an object by the contract rules; definitions start untyped.
     let found = untyped_subschemas(&member.schema, &member.pointer, false, true, &typed_ref);
-    if !fallback {
-        for (pointer, message) in found {
-            problems.push(Problem {
-                tool: Some(tool),
-                pointer,
-                code: "untyped-schema",
-                message,
-                help: Some(
-                    "say what the schema means (e.g. add `\"type\": \"object\"`), or opt in \
-                     to `Builder::fallback_to_value(true)` to use serde_json::Value here"
-                        .into(),
-                ),
-            });
-        }
-        return;
-    }
     // Per pointer: the kind it can be typed as, or `None` for `serde_json::Value`.
     let mut plan: Vec<(String, String, Option<&'static str>)> = Vec::new();
     for (pointer, message) in found {
@@ -862,6 +851,23 @@ fn untyped(
     // Innermost first, so rewriting an outer schema does not move the pointers inside it.
     plan.sort_by_key(|(pointer, _, _)| std::cmp::Reverse(pointer.matches('/').count()));
     for (pointer, message, kind) in plan {
+        // typify merges the branches of an `allOf`: two such enums merge into a type that no
+        // longer says what a member holds. Only with the opt-in, as a degraded part.
+        let exact = kind.is_some() && pointer.rsplit('/').nth(1) != Some("allOf");
+        if !exact && !fallback {
+            problems.push(Problem {
+                tool: Some(tool),
+                pointer,
+                code: "untyped-schema",
+                message,
+                help: Some(
+                    "say what the schema means (e.g. add `\"type\": \"object\"`), or opt in \
+                     to `Builder::fallback_to_value(true)` to use serde_json::Value here"
+                        .into(),
+                ),
+            });
+            continue;
+        }
         let relative = &pointer[member.pointer.len()..];
         let Some(target) = member.schema.pointer_mut(relative) else {
             continue;
@@ -870,62 +876,90 @@ fn untyped(
         if let Some(value) = target.get("description") {
             replacement.insert("description".into(), value.clone());
         }
-        let message = match kind {
-            None => format!("{message}; it is serde_json::Value, validated at run time"),
-            Some(kind) => {
-                let Value::Object(mut typed) = std::mem::take(target) else {
-                    unreachable!("other_than accepts objects only")
-                };
-                typed.shift_remove("description");
-                typed.shift_remove("title");
-                if kind == "string" {
-                    // Annotations (2020-12): every string is valid, so the type is `String`.
-                    for annotation in [
-                        "format",
-                        "contentEncoding",
-                        "contentMediaType",
-                        "contentSchema",
-                    ] {
-                        typed.shift_remove(annotation);
-                    }
-                }
-                typed.insert("type".into(), json!(kind));
-                let closing = typed
-                    .get("additionalProperties")
-                    .or_else(|| typed.get("unevaluatedProperties"));
-                if kind == "object" && closing.is_none_or(|a| *a == json!(true)) {
-                    typed.shift_remove("unevaluatedProperties");
-                    // typify drops unknown members for `true` (or none) but keeps them in a
-                    // flattened map for the equivalent `{}`.
-                    typed.insert("additionalProperties".into(), json!({}));
-                }
-                replacement.insert("oneOf".into(), json!([typed, { OTHER_THAN_MARKER: kind }]));
-                format!(
-                    "{message}; it is a Rust type for {kind} values or, for any other kind of \
-                     value, serde_json::Value, validated at run time"
-                )
-            }
+        let Some(kind) = kind else {
+            *target = Value::Object(replacement);
+            warnings.push(Problem {
+                tool: Some(tool),
+                pointer,
+                code: "fallback-to-value",
+                message: format!("{message}; it is serde_json::Value, validated at run time"),
+                help: None,
+            });
+            continue;
         };
+        let Value::Object(mut typed) = std::mem::take(target) else {
+            unreachable!("other_than accepts objects only")
+        };
+        typed.shift_remove("description");
+        typed.shift_remove("title");
+        if kind == "string" {
+            // Annotations (2020-12): every string is valid, so the type is `String`.
+            for annotation in [
+                "format",
+                "contentEncoding",
+                "contentMediaType",
+                "contentSchema",
+            ] {
+                typed.shift_remove(annotation);
+            }
+        }
+        typed.insert("type".into(), json!(kind));
+        let closing = typed
+            .get("additionalProperties")
+            .or_else(|| typed.get("unevaluatedProperties"));
+        if kind == "object" && closing.is_none_or(|a| *a == json!(true)) {
+            typed.shift_remove("unevaluatedProperties");
+            // typify drops unknown members for `true` (or none) but keeps them in a
+            // flattened map for the equivalent `{}`.
+            typed.insert("additionalProperties".into(), json!({}));
+        }
+        let (variant, other) = OTHER_THAN
+            .iter()
+            .find(|(k, _, _)| *k == kind)
+            .map(|(_, variant, other)| (*variant, *other))
+            .expect("other_than returns one of these kinds");
+        let mut typed = Value::Object(typed);
+        let mut any_other = runtime_type(&format!("other_kinds::{other}"), Vec::new());
+        // Titles name the variants `Object` and `NotObject`, not `Variant0` and `Variant1`.
+        name_after_parent(&mut typed, variant);
+        name_after_parent(&mut any_other, other);
+        replacement.insert("oneOf".into(), json!([typed, any_other]));
         *target = Value::Object(replacement);
-        warnings.push(Problem {
-            tool: Some(tool),
-            pointer,
-            code: "fallback-to-value",
-            message,
-            help: None,
+        let split = format!(
+            "it is an enum of a Rust type for {kind} values (`{variant}`) and any other kind of \
+             value (`{other}`)"
+        );
+        warnings.push(if exact {
+            Problem {
+                tool: Some(tool),
+                pointer,
+                code: "other-kinds",
+                message: format!("{message}; {split}"),
+                help: Some(format!(
+                    "if only {kind} values are meant, add `\"type\": \"{kind}\"`"
+                )),
+            }
+        } else {
+            Problem {
+                tool: Some(tool),
+                pointer,
+                code: "fallback-to-value",
+                message: format!(
+                    "{message}; as a branch of `allOf`, {split}, merged by typify with the \
+                     other branches into a type that may hold any value; validated at run time"
+                ),
+                help: None,
+            }
         });
     }
 }
 
-/// Marks the "any value but one kind" branch [`untyped`] adds; [`Plan::settings`] maps it to
-/// the runtime's `NotObject`, `NotArray` or `NotString`.
-const OTHER_THAN_MARKER: &str = "x-schemcp-other-than";
-
-/// The runtime types for "any JSON value but `kind`".
-const OTHER_THAN: [(&str, &str); 3] = [
-    ("object", "::schemcp_runtime::__private::NotObject"),
-    ("array", "::schemcp_runtime::__private::NotArray"),
-    ("string", "::schemcp_runtime::__private::NotString"),
+/// Each kind [`other_than`] types: the enum variant of its typed value, and the runtime type
+/// (in `schemcp_runtime::other_kinds`) and variant for any other kind of value.
+const OTHER_THAN: [(&str, &str, &str); 3] = [
+    ("object", "Object", "NotObject"),
+    ("array", "Array", "NotArray"),
+    ("string", "String", "NotString"),
 ];
 
 /// The kind an untyped schema can be typed as exactly for values of that kind, if any: its
@@ -1199,13 +1233,6 @@ impl Plan<'_> {
         settings.with_map_type("::std::collections::BTreeMap");
         // `x-rust-type` names the runtime's `PrefixN` for `prefixItems` of variable length.
         settings.with_crate("schemcp-runtime", typify::CrateVers::Any, None);
-        for (kind, type_name) in OTHER_THAN {
-            let mut marker = schemars::schema::SchemaObject::default();
-            marker
-                .extensions
-                .insert(OTHER_THAN_MARKER.into(), json!(kind));
-            settings.with_conversion(marker, type_name, std::iter::empty());
-        }
         for derive in &self.options.derives {
             settings.with_derive(derive.clone());
         }

@@ -27,18 +27,33 @@ fn lenient(output: Value) -> (String, Vec<String>) {
 }
 
 #[test]
-fn untyped_keywords_are_an_error_or_an_explicit_value() {
-    // `{"properties": ...}` without `type` also accepts 12; an inferred struct would not.
-    let schema = json!({
+fn untyped_keywords_are_an_exact_enum_an_error_or_an_explicit_value() {
+    // `{"properties": ...}` without `type` also accepts 12; an inferred struct would not. Its
+    // keywords are all for objects, so the type is exact: a struct for objects, or any other
+    // kind of value.
+    let (code, warnings) = strict(json!({
         "type": "object",
         "properties": { "a": { "properties": { "b": { "type": "string" } } } }
+    }))
+    .unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("/outputSchema/properties/a [other-kinds] this schema uses"),
+        "{warnings:?}"
+    );
+    assert!(
+        code.contains("NotObject(::schemcp_runtime::other_kinds::NotObject),"),
+        "{code}"
+    );
+    // Keywords of two kinds: no exact type, so an error, or with the opt-in an explicit Value.
+    let schema = json!({
+        "type": "object",
+        "properties": { "a": { "properties": {}, "items": { "type": "string" } } }
     });
     let errors = strict(schema.clone()).unwrap_err();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
-        errors[0].starts_with(
-            "/outputSchema/properties/a [untyped-schema] this schema uses `properties`"
-        ),
+        errors[0].starts_with("/outputSchema/properties/a [untyped-schema] this schema uses"),
         "{errors:?}"
     );
     let (code, warnings) = lenient(schema);
@@ -122,6 +137,55 @@ fn unsupported_keywords_degrade_only_their_own_subschema() {
         code.contains("pub pair: ::schemcp_runtime::__private::serde_json::Value"),
         "{code}"
     );
+}
+
+#[test]
+fn const_values_are_types_that_hold_only_that_value() {
+    // typify alone ignores `const`: `{"const": 2}` was `serde_json::Value`.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": {
+            "version": { "type": "string", "const": "v1" },
+            "scale": { "const": 2 }
+        },
+        "required": ["version", "scale"]
+    }))
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(code.contains("pub enum TOutputVersion"), "{code}");
+    assert!(code.contains("V1,"), "{code}");
+    assert!(code.contains("if ![2_i64].contains(&value)"), "{code}");
+    // A tag written as `const` still makes an internally tagged enum.
+    let (code, _) = strict(json!({
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": { "kind": { "const": "circle" }, "r": { "type": "number" } },
+                "required": ["kind", "r"]
+            },
+            {
+                "type": "object",
+                "properties": { "kind": { "const": "square" }, "side": { "type": "number" } },
+                "required": ["kind", "side"]
+            }
+        ]
+    }))
+    .unwrap();
+    assert!(code.contains("#[serde(tag = \"kind\")]"), "{code}");
+}
+
+#[test]
+fn boolean_branches_settle_to_every_value_or_none() {
+    // typify panics on each of these.
+    let (code, warnings) = strict(json!({ "oneOf": [true, false, false] })).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        code.contains("pub type TOutput = ::schemcp_runtime::__private::serde_json::Value;"),
+        "{code}"
+    );
+    let (code, warnings) = strict(json!({ "anyOf": [false, false] })).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(code.contains("pub enum TOutput {}"), "{code}");
 }
 
 #[test]

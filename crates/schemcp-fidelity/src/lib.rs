@@ -79,8 +79,9 @@ impl Side {
 /// What generation gave for one group and side.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Generation {
-    /// A type, nothing degraded.
-    Typed,
+    /// A type, nothing degraded; with the pointers of schemas without `type` typed as an enum
+    /// of their kind's value and any other kind of value (`other-kinds` warnings).
+    Typed(Vec<String>),
     /// A type with the named pointers as `serde_json::Value` (warnings).
     Degraded(Vec<String>),
     /// No type, with the diagnostics.
@@ -95,7 +96,7 @@ pub enum Generation {
 
 impl Generation {
     fn has_type(&self) -> bool {
-        matches!(self, Generation::Typed | Generation::Degraded(_))
+        matches!(self, Generation::Typed(_) | Generation::Degraded(_))
     }
 }
 
@@ -241,13 +242,16 @@ fn generate_ours(schema: &Value, side: Side, id: &str) -> (Generation, Option<Mo
         },
         Err(e) => return (Generation::Uncompilable(format!("harness: {e}")), None),
     };
-    let degraded: Vec<String> = warnings
-        .iter()
-        .filter(|w| w.contains("[fallback-to-value]"))
-        .cloned()
-        .collect();
+    let with_code = |code: &str| -> Vec<String> {
+        warnings
+            .iter()
+            .filter(|w| w.contains(&format!("[{code}]")))
+            .cloned()
+            .collect()
+    };
+    let degraded = with_code("fallback-to-value");
     let generation = if degraded.is_empty() {
-        Generation::Typed
+        Generation::Typed(with_code("other-kinds"))
     } else {
         Generation::Degraded(degraded)
     };
@@ -379,7 +383,7 @@ fn generate_baseline(schema: &Value, id: &str) -> (Generation, Option<Module>, b
         ),
         Ok(Ok((_, None))) => (Generation::NoType, None, untitled),
         Ok(Ok((code, Some(ty)))) => (
-            Generation::Typed,
+            Generation::Typed(Vec::new()),
             Some(Module {
                 id: id.into(),
                 code: format!("{code}\npub type MeasuredType = {ty};\n"),
@@ -769,21 +773,15 @@ pub fn difference(original: &Value, back: &Value) -> String {
     out.join("; ")
 }
 
-/// Whether a degradation warning is the generator's "typed for its kind, any other kind of
-/// value as a `Value`" split of a schema without `type`, rather than a plain `Value`.
-fn other_kinds(warning: &str) -> bool {
-    warning.contains("it is a Rust type for") && warning.contains("or, for any other kind of value")
-}
-
 /// Counts for one row of the table.
 #[derive(Debug, Default, Clone)]
 pub struct Row {
     pub groups: usize,
     pub typed: [usize; 3],
     pub degraded: [usize; 3],
-    /// of the degraded, those whose only `Value` parts hold the other kinds of value of a
-    /// schema without `type` (`NotObject`, ...), beside a typed branch for its own kind.
-    pub other_kinds_only: [usize; 3],
+    /// of the typed, those with a schema without `type` typed as an enum of its kind's value
+    /// and any other kind of value (`NotObject`, ...).
+    pub other_kinds: [usize; 3],
     pub refused: [usize; 3],
     pub panicked: [usize; 3],
     pub no_type: usize,
@@ -804,8 +802,6 @@ pub struct Row {
     pub strict_sound: [usize; 3],
     /// groups typed (nothing degraded) whose type holds every valid instance faithfully.
     pub typed_sound: [usize; 3],
-    /// [`Row::other_kinds_only`] groups whose type holds every valid instance faithfully.
-    pub other_kinds_sound: [usize; 3],
     /// invalid instances the full pipeline rejects (ours only; baseline has no pipeline).
     pub rejected: [usize; 3],
     pub baseline_untitled_typed: usize,
@@ -865,11 +861,11 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
         for side in Side::ALL {
             let s = side_index(side);
             match &result.generation[&side] {
-                Generation::Typed => row.typed[s] += 1,
-                Generation::Degraded(parts) => {
-                    row.degraded[s] += 1;
-                    row.other_kinds_only[s] += usize::from(parts.iter().all(|p| other_kinds(p)));
+                Generation::Typed(splits) => {
+                    row.typed[s] += 1;
+                    row.other_kinds[s] += usize::from(!splits.is_empty());
                 }
+                Generation::Degraded(_) => row.degraded[s] += 1,
                 Generation::Refused(_) => row.refused[s] += 1,
                 Generation::Panicked(_) => row.panicked[s] += 1,
                 Generation::NoType => row.no_type += 1,
@@ -890,12 +886,7 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
                                 .is_some_and(|back| json_equal(&test.data, back))
                     });
             row.typed_sound[s] +=
-                usize::from(sound && matches!(result.generation[&side], Generation::Typed));
-            row.other_kinds_sound[s] += usize::from(
-                sound
-                    && matches!(&result.generation[&side],
-                        Generation::Degraded(parts) if parts.iter().all(|p| other_kinds(p))),
-            );
+                usize::from(sound && matches!(result.generation[&side], Generation::Typed(_)));
             for (test, outcome) in result.group.tests.iter().zip(&result.outcomes[&side]) {
                 if test.valid {
                     let (accepted, faithful, exact) = valid_outcome(side, outcome, &test.data);
@@ -932,7 +923,7 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
         for s in 0..3 {
             total.typed[s] += row.typed[s];
             total.degraded[s] += row.degraded[s];
-            total.other_kinds_only[s] += row.other_kinds_only[s];
+            total.other_kinds[s] += row.other_kinds[s];
             total.refused[s] += row.refused[s];
             total.panicked[s] += row.panicked[s];
             total.uncompilable[s] += row.uncompilable[s];
@@ -942,7 +933,6 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
             total.strict[s] += row.strict[s];
             total.strict_sound[s] += row.strict_sound[s];
             total.typed_sound[s] += row.typed_sound[s];
-            total.other_kinds_sound[s] += row.other_kinds_sound[s];
             total.rejected[s] += row.rejected[s];
         }
     }
@@ -1067,20 +1057,20 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
         "of those, by a type that holds every valid instance of its group faithfully",
         &|s| total.typed_sound[s].to_string(),
     ));
-    md.push_str(&line("groups degraded (explicit `Value` parts)", &|s| {
-        total.degraded[s].to_string()
-    }));
     md.push_str(&line(
-        "of those, typed but for the other kinds of value of a schema without `type` \
-         (`NotObject`, `NotArray`, `NotString`)",
+        "of those, with a schema without `type` typed as an enum of its kind's value and any \
+         other kind of value (`NotObject`, `NotArray`, `NotString`)",
         &|s| {
             if s == 2 {
                 "-".into()
             } else {
-                total.other_kinds_only[s].to_string()
+                total.other_kinds[s].to_string()
             }
         },
     ));
+    md.push_str(&line("groups degraded (explicit `Value` parts)", &|s| {
+        total.degraded[s].to_string()
+    }));
     md.push_str(&line("groups refused with a diagnostic", &|s| {
         total.refused[s].to_string()
     }));
@@ -1212,31 +1202,35 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          `not` typify cannot read exactly (anything but `true`/`false`/`{{}}` and `enum`/`const` \
          lists) from the schema it types; `not` only ever rejects, so the type accepts more, \
          never less, and validation enforces it.\n\n\
-         ## Why *strict* and *groups typed* are below typify's\n\n\
+         ## Schemas that leave the kind of value open, and why *strict* is below typify's\n\n\
          Most suite schemas leave the type open: `{{\"minLength\": 2}}` also accepts `12`, \
          `{{\"properties\": ...}}` accepts `\"x\"`. A type inferred from the keywords (what \
-         typify does) rejects those valid values. schemcp types such a schema only where it can \
-         do so exactly: when its keywords are all of one kind and the typed part holds every \
-         value of that kind faithfully, it becomes an untagged enum of the typed value and the \
-         runtime's `NotObject` / `NotArray` / `NotString` (any other kind of value), so an \
-         object that breaks `additionalProperties: false` or a string shorter than `minLength` \
-         is rejected by the type while `12` still fits. Members matching `patternProperties` \
-         are kept in a map beside the typed ones, string annotations (`format`, \
-         `content*`) leave the typed branch a plain `String`, and `prefixItems` makes it the \
-         runtime's `PrefixN` (one `Option` per position, then the rest, so a shorter array \
-         fits); beside no in-place applicator, `unevaluatedProperties` and \
-         `unevaluatedItems` are read as the `additionalProperties` and `items` they then \
-         mean. Keywords that only ever reject values (`if`/`then`/`else`, `contains`, \
-         `dependentRequired`, `dependentSchemas`, an `anyOf` of `required` lists) are left \
-         to validation, as `minLength` is, unless an `unevaluated*` keyword could see what \
-         they evaluate. Everything else (number keywords, which typify does not check anyway; \
-         `unevaluated*` beside applicators, `uniqueItems`; open `anyOf` branches) stays `serde_json::Value` with a warning (or, without the opt-in, is \
-         refused), and validation does the rejecting. Both kinds count as *degraded* in the \
-         table, since part of the type is `serde_json::Value`; the row below it counts the \
-         groups whose only `Value` parts are the other kinds of such a split. Optional members keep what \
-         was sent: an empty array or map is `Some` of an empty `Vec` or map (typify's own output \
-         skips it), and a member that may be `null` reads an explicit `null` as a value \
-         (`Option<Option<T>>`, or `Some(Value::Null)`), never as absent.\n\n\
+         typify does) rejects those valid values. When such a schema's keywords are all of one \
+         kind and the typed part holds every value of that kind faithfully, schemcp types it \
+         exactly, as an untagged enum of the typed value and the runtime's `NotObject` / \
+         `NotArray` / `NotString` (any other kind of value), with an `other-kinds` warning \
+         that suggests the `type` the author may have meant: an object that breaks \
+         `additionalProperties: false` or a string shorter than `minLength` is rejected by the \
+         type while `12` still fits. These count as *typed* (nothing in them falls back to \
+         `serde_json::Value`), and the row below *groups typed* counts them. As a branch of \
+         `allOf` (which typify merges with its siblings into a type that no longer says what a \
+         member holds) the same split is *degraded*. Members matching `patternProperties` are \
+         kept in a map beside the typed ones, string annotations (`format`, `content*`) leave \
+         the typed branch a plain `String`, and `prefixItems` makes it the runtime's `PrefixN` \
+         (one `Option` per position, then the rest, so a shorter array fits); beside no \
+         in-place applicator, `unevaluatedProperties` and `unevaluatedItems` are read as the \
+         `additionalProperties` and `items` they then mean; `const` is read as the one-value \
+         `enum` it means, and `allOf`/`anyOf`/`oneOf` of boolean schemas as the `true` or \
+         `false` they amount to. Keywords that only ever reject values (`if`/`then`/`else`, \
+         `contains`, `dependentRequired`, `dependentSchemas`, an `anyOf` of `required` lists) \
+         are left to validation, as `minLength` is, unless an `unevaluated*` keyword could see \
+         what they evaluate. Everything else (number keywords without `type`; `unevaluated*` \
+         beside applicators; `uniqueItems` without `prefixItems`; open `anyOf` branches) stays \
+         `serde_json::Value` with a warning (or, without the opt-in, is refused), and \
+         validation does the rejecting. Optional members keep what was sent: an empty array \
+         or map is `Some` of an empty `Vec` or map (typify's own output skips it), and a \
+         member that may be `null` reads an explicit `null` as a value (`Option<Option<T>>`, \
+         or `Some(Value::Null)`), never as absent.\n\n\
          The row below *strict* counts only the rejections of a type that holds every valid \
          instance of its group faithfully, i.e. without mistyping: typify then rejects {} \
          invalid instances, schemcp {} (input) and {} (output). The rest of typify's strict \
@@ -1244,11 +1238,9 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          the same group), and from the groups typify has no type for (a panic or an error counts \
          as rejecting everything, as for every side). So *strict* as a whole cannot be matched \
          honestly: most of typify's lead is types that reject valid values, or no type at \
-         all. *Groups typed* is the same story: of typify's {} typed groups, {} have a type \
-         that holds every valid instance of the group faithfully; of schemcp's, {} (input) and \
-         {} (output); counting the groups typed but for the other kinds of value of a schema \
-         without `type`, {} and {}. The suite's `optional/` folder is measured at the end, \
-         apart from the targets.\n",
+         all. Of typify's {} typed groups, {} have a type that holds every valid instance of \
+         the group faithfully; of schemcp's, {} (input) and {} (output). The suite's \
+         `optional/` folder is measured at the end, apart from the targets.\n",
         remote_accepted(0),
         remote_accepted(1),
         outside_remote,
@@ -1259,8 +1251,6 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
         total.typed_sound[2],
         total.typed_sound[0],
         total.typed_sound[1],
-        total.typed_sound[0] + total.other_kinds_sound[0],
-        total.typed_sound[1] + total.other_kinds_sound[1],
     ));
 
     // typify's panics and errors, by message.
@@ -1295,7 +1285,7 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
         for side in [Side::Input, Side::Output] {
             let what = match &result.generation[&side] {
                 Generation::Degraded(p) => format!("degraded: {}", p.join("; ")),
-                Generation::Typed => continue,
+                Generation::Typed(_) => continue,
                 other => generation_reason(other),
             };
             md.push_str(&format!(

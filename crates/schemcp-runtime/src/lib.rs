@@ -43,6 +43,7 @@ mod catalog;
 mod context;
 mod error;
 mod fast_calls;
+pub mod other_kinds;
 mod outbox;
 mod output;
 pub mod prefix_items;
@@ -128,56 +129,6 @@ pub mod __private {
     pub use uuid;
 
     use crate::ToolError;
-
-    macro_rules! other_than {
-        ($(#[$doc:meta])* $name:ident, $is:ident, $kind:literal) => {
-            $(#[$doc])*
-            #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-            #[serde(transparent)]
-            pub struct $name(pub serde_json::Value);
-
-            impl<'de> serde::Deserialize<'de> for $name {
-                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    let value = serde_json::Value::deserialize(deserializer)?;
-                    if value.$is() {
-                        return Err(serde::de::Error::custom(concat!(
-                            "expected any JSON value but ",
-                            $kind
-                        )));
-                    }
-                    Ok(Self(value))
-                }
-            }
-        };
-    }
-
-    other_than!(
-        /// Any JSON value but an object: what a schema with object keywords (`properties`,
-        /// ...) and no `type` accepts besides objects. Generated code pairs it with the typed
-        /// object in an untagged enum.
-        ///
-        /// ```
-        /// use schemcp_runtime::__private::{NotObject, serde_json::{self, json}};
-        /// let twelve: NotObject = serde_json::from_value(json!(12)).unwrap();
-        /// assert_eq!(serde_json::to_value(&twelve).unwrap(), json!(12));
-        /// assert!(serde_json::from_value::<NotObject>(json!({ "a": 1 })).is_err());
-        /// ```
-        NotObject,
-        is_object,
-        "an object"
-    );
-    other_than!(
-        /// Any JSON value but an array (see [`NotObject`]).
-        NotArray,
-        is_array,
-        "an array"
-    );
-    other_than!(
-        /// Any JSON value but a string (see [`NotObject`]).
-        NotString,
-        is_string,
-        "a string"
-    );
 
     /// Deserializes a member that is present, `null` included, as `Some`: generated code puts
     /// it on optional members whose type can hold `null` (`Option<Value>`,

@@ -1,0 +1,155 @@
+//! Any JSON value but one kind: the other half of a schema that uses the keywords of one kind
+//! of value and has no `type`.
+//!
+//! `{"properties": {"name": {"type": "string"}}}` accepts every object whose `name` is a
+//! string, and also `12`, `"x"`, `null` and `[]`: object keywords say nothing about other kinds
+//! of value. A struct alone would reject those, so the generator makes such a schema an
+//! untagged enum of the typed value and [`NotObject`] (or [`NotArray`], [`NotString`]):
+//!
+//! ```
+//! use schemcp_runtime::other_kinds::NotObject;
+//! use serde_json::json;
+//!
+//! #[derive(serde::Deserialize, serde::Serialize)]
+//! struct Person {
+//!     name: Option<String>,
+//! }
+//!
+//! // What the generator writes for the schema above, with a warning that it has no `type`.
+//! #[derive(serde::Deserialize, serde::Serialize)]
+//! #[serde(untagged)]
+//! enum Named {
+//!     Object(Person),
+//!     NotObject(NotObject),
+//! }
+//!
+//! let twelve: Named = serde_json::from_value(json!(12)).unwrap();
+//! let Named::NotObject(other) = twelve else { unreachable!() };
+//! assert_eq!(other.as_value(), &json!(12));
+//! ```
+//!
+//! Each type holds only values of the other kinds, whichever way it is made:
+//!
+//! ```
+//! use schemcp_runtime::other_kinds::NotObject;
+//! use serde_json::json;
+//!
+//! assert!(NotObject::try_from(json!({ "name": 1 })).is_err());
+//! assert!(serde_json::from_value::<NotObject>(json!({})).is_err());
+//! let twelve = NotObject::try_from(json!(12)).unwrap();
+//! assert_eq!(serde_json::to_value(&twelve).unwrap(), json!(12));
+//! ```
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// A value of the kind a [`NotObject`], [`NotArray`] or [`NotString`] excludes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KindError {
+    excluded: &'static str,
+}
+
+impl fmt::Display for KindError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "expected any JSON value but {}", self.excluded)
+    }
+}
+
+impl std::error::Error for KindError {}
+
+macro_rules! other_than {
+    ($(#[$doc:meta])* $name:ident, $is:ident, $kind:literal) => {
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+        #[serde(transparent)]
+        pub struct $name(Value);
+
+        impl $name {
+            /// The value.
+            pub fn as_value(&self) -> &Value {
+                &self.0
+            }
+
+            /// The value, taken out.
+            pub fn into_value(self) -> Value {
+                self.0
+            }
+        }
+
+        impl TryFrom<Value> for $name {
+            type Error = KindError;
+
+            fn try_from(value: Value) -> Result<Self, KindError> {
+                if value.$is() {
+                    Err(KindError { excluded: $kind })
+                } else {
+                    Ok(Self(value))
+                }
+            }
+        }
+
+        impl From<$name> for Value {
+            fn from(value: $name) -> Value {
+                value.0
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                Self::try_from(Value::deserialize(deserializer)?).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+other_than!(
+    /// Any JSON value but an object: what a schema with object keywords (`properties`, ...)
+    /// and no `type` accepts besides objects.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotObject;
+    /// use serde_json::json;
+    ///
+    /// let null = NotObject::try_from(json!(null)).unwrap();
+    /// assert_eq!(serde_json::Value::from(null), json!(null));
+    /// let error = NotObject::try_from(json!({})).unwrap_err();
+    /// assert_eq!(error.to_string(), "expected any JSON value but an object");
+    /// ```
+    NotObject,
+    is_object,
+    "an object"
+);
+
+other_than!(
+    /// Any JSON value but an array: what a schema with array keywords (`items`, ...) and no
+    /// `type` accepts besides arrays.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotArray;
+    /// use serde_json::json;
+    ///
+    /// assert!(serde_json::from_value::<NotArray>(json!([1])).is_err());
+    /// let object: NotArray = serde_json::from_value(json!({ "a": [1] })).unwrap();
+    /// assert_eq!(object.as_value()["a"], json!([1]));
+    /// ```
+    NotArray,
+    is_array,
+    "an array"
+);
+
+other_than!(
+    /// Any JSON value but a string: what a schema with string keywords (`minLength`,
+    /// `pattern`, ...) and no `type` accepts besides strings.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotString;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotString::try_from(json!("x")).is_err());
+    /// assert_eq!(NotString::try_from(json!(1.5)).unwrap().into_value(), json!(1.5));
+    /// ```
+    NotString,
+    is_string,
+    "a string"
+);
