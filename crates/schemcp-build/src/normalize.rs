@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use schemcp_contract::keywords::{ANNOTATIONS, IN_PLACE_APPLICATORS};
 
 use crate::names::pascal;
-use crate::schema::{Children, children, for_each_child_mut, for_each_subschema};
+use crate::schema::{Children, children, escape, for_each_child_mut, for_each_subschema};
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
 /// the generator converts (the served schema, which the runtime validates, keeps it).
@@ -646,8 +646,8 @@ pub(crate) fn finish_tuples(schema: &mut Value, base: &str) {
 
 /// A schema that may be `null` becomes `Option<T>` in typify, with `T` named after the schema
 /// itself: as the root of a tool's schema, whose type is then an alias of that name, the alias
-/// and `T` would collide. (A definition that may be `null` is still refused, with
-/// `type-name-collision`.) The root is rewritten to the `anyOf` of its non-null part, titled
+/// and `T` would collide (for a definition, see [`split_nullable_definition`]). The root is
+/// rewritten to the `anyOf` of its non-null part, titled
 /// `{name}Value`, and `null`, which typify types as `Option<{name}Value>`. Handled: a `type`
 /// list with `"null"` beside keywords that `null` passes anyway, an `enum` listing `null`, and
 /// an `anyOf`/`oneOf` of one schema and `{"type": "null"}`.
@@ -716,6 +716,68 @@ pub(crate) fn name_nullable_root(object: &mut serde_json::Map<String, Value>, na
         }
     }
     object.insert("anyOf".into(), json!([Value::Object(inner), null_branch]));
+}
+
+/// Splits a `$defs` entry that may be `null` (in the shapes [`name_nullable_root`] handles) into
+/// the `anyOf` of a `$ref` to its non-null part and `null`, returning that part and the key
+/// `key_for("Value")` gives it, to become a definition of its own. typify makes a nullable
+/// definition `struct D(Option<T>)` and names `T` after the definition whatever its title, so
+/// the two would collide; as a definition `T` is named by its key (`DValue`).
+pub(crate) fn split_nullable_definition(
+    schema: &mut Value,
+    key_for: impl FnOnce(&str) -> String,
+) -> Option<(String, Value)> {
+    const MARK: &str = "x-schemcp-nullable";
+    let Value::Object(object) = schema else {
+        return None;
+    };
+    let mut marked = object.clone();
+    name_nullable_root(&mut marked, MARK);
+    let mark = Value::String(format!("{MARK}Value"));
+    let (keyword, index) = ["anyOf", "oneOf"].iter().find_map(|keyword| {
+        let branches = marked.get(*keyword)?.as_array()?;
+        let index = branches
+            .iter()
+            .position(|b| b.get("title") == Some(&mark))?;
+        Some((*keyword, index))
+    })?;
+    let Some(Value::Object(branch)) = marked
+        .get_mut(keyword)
+        .and_then(Value::as_array_mut)
+        .and_then(|branches| branches.get_mut(index))
+    else {
+        unreachable!("found above")
+    };
+    // A native type inside (`Option<String>`, `Option<Vec<T>>`, `Option<NaiveDate>`) has a name
+    // of its own already; only what typify would name needs a definition.
+    let named = |value: &serde_json::Map<String, Value>| {
+        const NAMED: [&str; 10] = [
+            "properties",
+            "required",
+            "enum",
+            "const",
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "minLength",
+            "maxLength",
+            "pattern",
+        ];
+        NAMED.iter().any(|k| value.contains_key(*k))
+            || matches!(value.get("type"), Some(Value::Array(kinds)) if kinds.len() > 1)
+    };
+    if !named(branch) {
+        return None;
+    }
+    let key = key_for("Value");
+    let mut value = std::mem::take(branch);
+    value.shift_remove("title");
+    *branch = json!({ "$ref": format!("#/$defs/{}", escape(&key)) })
+        .as_object()
+        .cloned()
+        .expect("an object");
+    *object = marked;
+    Some((key, Value::Object(value)))
 }
 
 /// The kinds a `type` lists, without `"null"`.

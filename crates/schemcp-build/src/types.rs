@@ -32,7 +32,7 @@ use crate::normalize::{
     closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
     finish_tuples, has_unevaluated, name_after_parent, name_nullable_root, open_pattern_properties,
     open_tuples, prefix_items_refusal, runtime_type, settle_boolean_branches, settle_unevaluated,
-    split_mixed_enums, split_ref_siblings, type_property_names,
+    split_mixed_enums, split_nullable_definition, split_ref_siblings, type_property_names,
 };
 use crate::schema::{
     NULLABLE_OPTIONAL, canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema,
@@ -115,6 +115,9 @@ struct Member {
     origin: Option<String>,
     /// Content with references blanked and without `title`, for comparison.
     content: String,
+    /// For the non-null part of a nullable definition, made a definition of its own (see
+    /// [`split_nullable_definition`]): the definition's pointer.
+    split_from: Option<String>,
 }
 
 /// Members that become one Rust type.
@@ -343,7 +346,7 @@ pub(crate) fn generate(
     outputs.resize(tools.len(), None);
     let mut defs = Vec::new();
     for (m, member) in members.iter().enumerate() {
-        if member.def_key.is_some() {
+        if member.def_key.is_some() && member.split_from.is_none() {
             defs.push((member.tool, member.pointer.clone(), ident(class_of[m])?));
         }
     }
@@ -436,6 +439,7 @@ fn collect_members(
                 refs: Vec::new(),
                 origin: None,
                 content: String::new(),
+                split_from: None,
             });
             let mut defs = BTreeMap::new();
             for keyword in ["$defs", "definitions"] {
@@ -457,17 +461,51 @@ fn collect_members(
                         continue;
                     }
                     defs.insert(key.clone(), members.len());
+                    let mut schema = def.clone();
+                    // typify names the `T` of a nullable definition's `Option<T>` after the
+                    // definition itself; `T` becomes a definition of its own.
+                    let value = split_nullable_definition(&mut schema, |suffix| {
+                        let taken = |k: &String| {
+                            defs.contains_key(k)
+                                || ["$defs", "definitions"]
+                                    .iter()
+                                    .any(|d| object.get(*d).and_then(|e| e.get(k)).is_some())
+                        };
+                        (0..)
+                            .map(|n| match n {
+                                0 => format!("{key}{suffix}"),
+                                n => format!("{key}{suffix}{n}"),
+                            })
+                            .find(|k| !taken(k))
+                            .expect("an unused name")
+                    });
                     members.push(Member {
                         tool: t,
                         kind,
                         def_key: Some(key.clone()),
                         origin: tool.origins.get(&pointer).cloned(),
-                        pointer,
+                        pointer: pointer.clone(),
                         name: pascal(key),
-                        schema: def.clone(),
+                        schema,
                         refs: Vec::new(),
                         content: String::new(),
+                        split_from: None,
                     });
+                    if let Some((value_key, value)) = value {
+                        defs.insert(value_key.clone(), members.len());
+                        members.push(Member {
+                            tool: t,
+                            kind,
+                            name: pascal(&value_key),
+                            def_key: Some(value_key),
+                            origin: None,
+                            pointer: pointer.clone(),
+                            schema: value,
+                            refs: Vec::new(),
+                            content: String::new(),
+                            split_from: Some(pointer),
+                        });
+                    }
                 }
             }
             // Definitions that say their kind; an `allOf` with a `$ref` to one has that kind.

@@ -254,12 +254,62 @@ fn pointer_root_and_anchor_references_are_hoisted_into_definitions() {
 }
 
 #[test]
+fn a_nullable_definition_is_an_option_of_its_value() {
+    // typify makes a nullable definition `struct E(Option<T>)` and names `T` after `E`; the
+    // generator makes the non-null part a definition `EValue` of its own.
+    for definition in [
+        json!({ "enum": ["x", null] }),
+        json!({ "type": ["object", "null"], "properties": { "a": { "type": "string" } } }),
+        json!({ "oneOf": [{ "type": "string", "pattern": "^a" }, { "type": "null" }] }),
+        json!({ "type": ["string", "integer", "null"] }),
+    ] {
+        let schema = json!({
+            "type": "object",
+            "properties": { "n": { "$ref": "#/$defs/E" } },
+            "$defs": { "E": definition }
+        });
+        let (code, warnings) =
+            strict(schema.clone()).unwrap_or_else(|e| panic!("{definition}: {e:?}"));
+        assert!(warnings.is_empty(), "{definition}: {warnings:?}");
+        assert!(
+            code.contains("pub struct E(pub ::std::option::Option<EValue>);"),
+            "{definition}: {code}"
+        );
+    }
+    // The name is free of the other definitions' names.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": { "n": { "$ref": "#/$defs/E" }, "v": { "$ref": "#/$defs/EValue" } },
+        "$defs": { "E": { "enum": ["x", null] }, "EValue": { "type": "integer" } }
+    }))
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        code.contains("pub struct E(pub ::std::option::Option<EValue1>);")
+            && code.contains("pub v: ::std::option::Option<EValue>,"),
+        "{code}"
+    );
+    // A native type inside needs no name of its own.
+    let (code, _) = strict(json!({
+        "type": "object",
+        "properties": { "n": { "$ref": "#/$defs/E" } },
+        "$defs": { "E": { "type": ["string", "null"] } }
+    }))
+    .unwrap();
+    assert!(
+        code.contains("pub struct E(pub ::std::option::Option<::std::string::String>);"),
+        "{code}"
+    );
+}
+
+#[test]
 fn a_definition_without_a_unique_name_is_reported_at_its_pointer() {
-    // A definition that may be `null` is `Option<T>` with `T` named like the definition.
+    // A titled branch keeps its title, which typify ignores inside `Option<T>`: `T` is named
+    // like the definition.
     let schema = json!({
         "type": "object",
         "properties": { "n": { "$ref": "#/$defs/E" } },
-        "$defs": { "E": { "enum": ["x", null] } }
+        "$defs": { "E": { "anyOf": [{ "title": "Named", "enum": ["x"] }, { "type": "null" }] } }
     });
     let errors = strict(schema.clone()).unwrap_err();
     assert_eq!(errors.len(), 1, "{errors:?}");

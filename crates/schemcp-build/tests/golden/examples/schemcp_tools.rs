@@ -348,6 +348,24 @@ impl ::std::convert::TryFrom<::std::string::String> for KeepsMembersInputLevel {
         value.parse()
     }
 }
+///`KeepsNullableDefinitionsInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNullableDefinitionsInput {
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub level: ::std::option::Option<Level>,
+    pub station: Station,
+}
 ///`KeepsPositionsInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -377,6 +395,97 @@ pub struct KeepsPositionsInput {
 #[allow(dead_code, clippy::all)]
 pub struct KeepsPositionsInputReadingPosition2 {
     pub station: ::std::string::String,
+}
+///`Level`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct Level(pub ::std::option::Option<LevelValue>);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for Level {
+    type Target = ::std::option::Option<LevelValue>;
+    fn deref(&self) -> &::std::option::Option<LevelValue> {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<Level> for ::std::option::Option<LevelValue> {
+    fn from(value: Level) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::std::option::Option<LevelValue>> for Level {
+    fn from(value: ::std::option::Option<LevelValue>) -> Self {
+        Self(value)
+    }
+}
+///`LevelValue`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum LevelValue {
+    #[serde(rename = "low")]
+    Low,
+    #[serde(rename = "high")]
+    High,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for LevelValue {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Low => f.write_str("low"),
+            Self::High => f.write_str("high"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for LevelValue {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "low" => Ok(Self::Low),
+            "high" => Ok(Self::High),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for LevelValue {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for LevelValue {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
 }
 ///`LossyInput`
 #[derive(
@@ -464,6 +573,49 @@ impl ::std::convert::From<::schemcp_runtime::__private::serde_json::Value> for N
         Self(value)
     }
 }
+///`Station`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct Station(pub ::std::option::Option<StationValue>);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for Station {
+    type Target = ::std::option::Option<StationValue>;
+    fn deref(&self) -> &::std::option::Option<StationValue> {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<Station> for ::std::option::Option<StationValue> {
+    fn from(value: Station) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::std::option::Option<StationValue>> for Station {
+    fn from(value: ::std::option::Option<StationValue>) -> Self {
+        Self(value)
+    }
+}
+///`StationValue`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub struct StationValue {
+    pub name: ::std::string::String,
+}
 /// Error types.
 #[allow(dead_code, clippy::all)]
 pub mod error {
@@ -525,6 +677,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
     fn keeps_members(
         &self,
         input: KeepsMembersInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
+    /// Definitions that may be `null`: each is a newtype around an `Option` of its non-null part, which is a definition of its own (`StationValue`, `LevelValue`).
+    fn keeps_nullable_definitions(
+        &self,
+        input: KeepsNullableDefinitionsInput,
         cx: &::schemcp_runtime::ToolContext,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
@@ -596,13 +759,21 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 3 => {
+                    let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_nullable_definitions(&self.0, input, cx)
+                        .await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                4 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                4 => {
+                5 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -1006,6 +1177,141 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_members` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"station\":{\"name\":\"Oslo\"},\"level\":\"high\"}",
+                )
+                .unwrap();
+            let typed: KeepsNullableDefinitionsInput = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_nullable_definitions` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_nullable_definitions` /inputSchema/examples/0", example,
+                back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"station\":null,\"level\":null}",
+                )
+                .unwrap();
+            let typed: KeepsNullableDefinitionsInput = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_nullable_definitions` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_nullable_definitions` /inputSchema/examples/1", example,
+                back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"station\":null}").unwrap();
+            let typed: KeepsNullableDefinitionsInput = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_nullable_definitions` /inputSchema/examples/2", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_nullable_definitions` /inputSchema/examples/2", example,
+                back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"name\":\"Bergen\"}").unwrap();
+            let typed: Station = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_nullable_definitions` /inputSchema/$defs/Station/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_nullable_definitions` /inputSchema/$defs/Station/examples/0",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("null").unwrap();
+            let typed: Station = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_nullable_definitions` /inputSchema/$defs/Station/examples/1",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_nullable_definitions` /inputSchema/$defs/Station/examples/1",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("\"low\"").unwrap();
+            let typed: Level = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_nullable_definitions` /inputSchema/$defs/Level/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_nullable_definitions` /inputSchema/$defs/Level/examples/0",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("null").unwrap();
+            let typed: Level = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_nullable_definitions` /inputSchema/$defs/Level/examples/1",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_nullable_definitions` /inputSchema/$defs/Level/examples/1",
+                example, back
             );
         }
         {
