@@ -331,6 +331,35 @@ fn integral_floats_as_integers(value: &mut Value) {
     }
 }
 
+/// Writes counts given as integral floats (`"maxLength": 2.0`, which JSON Schema allows) as
+/// integers, in the copy of a schema the generator converts: typify's schema model reads
+/// counts as unsigned integers and rejects the whole schema otherwise.
+pub(crate) fn integral_counts(schema: &mut Value) {
+    const COUNTS: [&str; 8] = [
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+        "minContains",
+        "maxContains",
+    ];
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut integral_counts);
+    for keyword in COUNTS {
+        if let Some(count) = object.get_mut(keyword)
+            && let Some(f) = count.as_f64().filter(|_| count.is_f64())
+            && f.fract() == 0.0
+            && (0.0..=u32::MAX as f64).contains(&f)
+        {
+            *count = json!(f as u64);
+        }
+    }
+}
+
 /// Settles `allOf`, `anyOf` and `oneOf` whose branches are all boolean schemas, in the copy of
 /// a schema the generator converts (typify panics on them): `true` matches every value and
 /// `false` none, so each says "every value" (the keyword is dropped) or "no value" (the whole

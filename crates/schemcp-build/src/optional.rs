@@ -209,7 +209,11 @@ fn holds_null(ty: &Type, value_aliases: &BTreeSet<String>) -> bool {
         .collect();
     match segments.as_slice() {
         [.., a, b] if a == "serde_json" && b == "Value" => true,
-        [.., last] if ["NotObject", "NotArray", "NotString"].contains(&last.as_str()) => true,
+        [.., last]
+            if ["NotObject", "NotArray", "NotString", "NotNumber"].contains(&last.as_str()) =>
+        {
+            true
+        }
         [only] => value_aliases.contains(only),
         _ => false,
     }

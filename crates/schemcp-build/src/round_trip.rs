@@ -373,7 +373,7 @@ impl Items<'_> {
             }
             ("String", [], Value::String(_)) | ("bool", [], Value::Bool(_)) => Ok(()),
             // Any value, or any value but one kind (the example validated, so not that kind).
-            ("Value" | "NotObject" | "NotArray" | "NotString", [], _) => Ok(()),
+            ("Value" | "NotObject" | "NotArray" | "NotString" | "NotNumber", [], _) => Ok(()),
             ("NoValue", [], _) => lost(at, "the type holds no value here (its schema is `false`)"),
             // The runtime's `PrefixN<positions..., R>`: position by position, then the rest.
             (prefix, [positions @ .., rest], Value::Array(items))

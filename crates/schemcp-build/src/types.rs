@@ -30,9 +30,10 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 use crate::names::pascal;
 use crate::normalize::{
     closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
-    finish_tuples, has_unevaluated, name_after_parent, name_nullable_root, open_pattern_properties,
-    open_tuples, prefix_items_refusal, runtime_type, settle_boolean_branches, settle_unevaluated,
-    split_mixed_enums, split_nullable_definition, split_ref_siblings, type_property_names,
+    finish_tuples, has_unevaluated, integral_counts, name_after_parent, name_nullable_root,
+    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
+    settle_boolean_branches, settle_unevaluated, split_mixed_enums, split_nullable_definition,
+    split_ref_siblings, type_property_names,
 };
 use crate::schema::{
     NULLABLE_OPTIONAL, canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema,
@@ -522,6 +523,7 @@ fn collect_members(
             // The side as written: hoisting copies references' targets, it adds no keyword.
             let keep_narrowing = has_unevaluated(schema);
             for member in &mut members[root..] {
+                integral_counts(&mut member.schema);
                 settle_boolean_branches(&mut member.schema);
                 drop_opaque_nots(&mut member.schema);
                 const_as_enum(&mut member.schema);
@@ -845,7 +847,8 @@ fn degrade_unsupported(
 /// Subschemas whose keywords would make typify pick one kind of value where the schema allows
 /// every kind (see [`untyped_subschemas`]). Where the keywords are all of one kind and the
 /// typed part holds every value of that kind (see [`other_than`]), the subschema becomes an
-/// untagged enum of that typed value and the runtime's `NotObject` (`NotArray`, `NotString`):
+/// untagged enum of that typed value and the runtime's `NotObject` (`NotArray`, `NotString`,
+/// `NotNumber`):
 /// exact, so generated with a warning that suggests the `type` the author may have meant.
 /// Anything else would reject valid values: with `fallback` it is `serde_json::Value` with a
 /// warning, otherwise an error.
@@ -928,6 +931,14 @@ fn untyped(
         let Value::Object(mut typed) = std::mem::take(target) else {
             unreachable!("other_than accepts objects only")
         };
+        if kind == "number" {
+            // typify reads numbers as `f64`, which cannot hold every integer; validation
+            // enforces the bounds.
+            typed = runtime_type("other_kinds::Number", Vec::new())
+                .as_object()
+                .cloned()
+                .expect("an object");
+        }
         typed.shift_remove("description");
         typed.shift_remove("title");
         if kind == "string" {
@@ -941,7 +952,9 @@ fn untyped(
                 typed.shift_remove(annotation);
             }
         }
-        typed.insert("type".into(), json!(kind));
+        if kind != "number" {
+            typed.insert("type".into(), json!(kind));
+        }
         let closing = typed
             .get("additionalProperties")
             .or_else(|| typed.get("unevaluatedProperties"));
@@ -994,10 +1007,11 @@ fn untyped(
 
 /// Each kind [`other_than`] types: the enum variant of its typed value, and the runtime type
 /// (in `schemcp_runtime::other_kinds`) and variant for any other kind of value.
-const OTHER_THAN: [(&str, &str, &str); 3] = [
+const OTHER_THAN: [(&str, &str, &str); 4] = [
     ("object", "Object", "NotObject"),
     ("array", "Array", "NotArray"),
     ("string", "String", "NotString"),
+    ("number", "Number", "NotNumber"),
 ];
 
 /// The kind an untyped schema can be typed as exactly for values of that kind, if any: its
@@ -1008,8 +1022,7 @@ const OTHER_THAN: [(&str, &str, &str); 3] = [
 /// [`normalize::open_pattern_properties`]). `prefixItems` becomes the runtime's `PrefixN` (see
 /// [`normalize::open_tuples`]), and `unevaluated*` beside no in-place applicator means
 /// `additionalProperties` / `items` (see [`normalize::settle_unevaluated`]), except for
-/// `unevaluatedItems` beside `contains`. Not typed: `uniqueItems` but beside `prefixItems`
-/// (typify may reorder or deduplicate; a `PrefixN` keeps every item in order). String annotations (`format`, `content*`) are left
+/// `unevaluatedItems` beside `contains`. String annotations (`format`, `content*`) are left
 /// out of the typed branch, which is then `String`.
 fn other_than(target: &Value) -> Option<&'static str> {
     const NEUTRAL: [&str; 4] = ["description", "title", "$comment", "examples"];
@@ -1046,6 +1059,13 @@ fn other_than(target: &Value) -> Option<&'static str> {
         "contentMediaType",
         "contentSchema",
     ];
+    const NUMBER: [&str; 5] = [
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+    ];
     let Value::Object(object) = target else {
         return None;
     };
@@ -1074,18 +1094,25 @@ fn other_than(target: &Value) -> Option<&'static str> {
     } else if prefix_items_refusal(object).is_none()
         // `contains` evaluates items too: which ones `unevaluatedItems` sees depends on them.
         && !(object.contains_key("contains") && object.contains_key("unevaluatedItems"))
-        && (only(&ARRAY)
-            && (object.contains_key("items") || object.contains_key("unevaluatedItems"))
-            // A `PrefixN` keeps every item in order, so `uniqueItems` may stand beside it.
-            || object.contains_key("prefixItems")
-                && object.keys().all(|k| {
-                    let k = k.as_str();
-                    NEUTRAL.contains(&k) || ARRAY.contains(&k) || k == "uniqueItems"
-                }))
+        // typify reads `uniqueItems` as a set, which version 0.8 writes as a `Vec`: every item
+        // kept, in order.
+        && object.keys().all(|k| {
+            let k = k.as_str();
+            NEUTRAL.contains(&k) || ARRAY.contains(&k) || k == "uniqueItems"
+        })
+        && (ARRAY.iter().any(|k| object.contains_key(*k)) || object.contains_key("uniqueItems"))
+        // typify errors on `contains`; it is left here only where an `unevaluated*` keyword
+        // could see what it evaluates (see `normalize::drop_narrowing`).
+        && (!object.contains_key("contains")
+            || object.contains_key("items")
+            || object.contains_key("unevaluatedItems")
+            || object.contains_key("prefixItems"))
     {
         Some("array")
     } else if only(&STRING) && STRING.iter().any(|k| object.contains_key(*k)) {
         Some("string")
+    } else if only(&NUMBER) && NUMBER.iter().any(|k| object.contains_key(*k)) {
+        Some("number")
     } else {
         None
     }

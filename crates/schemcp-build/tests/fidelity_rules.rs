@@ -140,6 +140,32 @@ fn unsupported_keywords_degrade_only_their_own_subschema() {
 }
 
 #[test]
+fn number_count_and_unique_keywords_without_type_are_exact_enums() {
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": {
+            "n": { "minimum": 1, "multipleOf": 0.5 },
+            // A count written as an integral float is a count (typify's model wants an integer).
+            "s": { "maxLength": 2.0 },
+            "u": { "uniqueItems": true }
+        }
+    }))
+    .unwrap();
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    assert!(
+        warnings.iter().all(|w| w.contains("[other-kinds]")),
+        "{warnings:?}"
+    );
+    for variants in [
+        "Number(::schemcp_runtime::other_kinds::Number),\n    NotNumber(::schemcp_runtime::other_kinds::NotNumber),",
+        "NotString(::schemcp_runtime::other_kinds::NotString),",
+        "Array(::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value>),",
+    ] {
+        assert!(code.contains(variants), "{variants}: {code}");
+    }
+}
+
+#[test]
 fn const_values_are_types_that_hold_only_that_value() {
     // typify alone ignores `const`: `{"const": 2}` was `serde_json::Value`.
     let (code, warnings) = strict(json!({

@@ -1059,7 +1059,7 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
     ));
     md.push_str(&line(
         "of those, with a schema without `type` typed as an enum of its kind's value and any \
-         other kind of value (`NotObject`, `NotArray`, `NotString`)",
+         other kind of value (`NotObject`, `NotArray`, `NotString`, `NotNumber`)",
         &|s| {
             if s == 2 {
                 "-".into()
@@ -1208,7 +1208,8 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          typify does) rejects those valid values. When such a schema's keywords are all of one \
          kind and the typed part holds every value of that kind faithfully, schemcp types it \
          exactly, as an untagged enum of the typed value and the runtime's `NotObject` / \
-         `NotArray` / `NotString` (any other kind of value), with an `other-kinds` warning \
+         `NotArray` / `NotString` / `NotNumber` (any other kind of value; number keywords type \
+         their own kind as `serde_json::Number`, which holds every number as it was read), with an `other-kinds` warning \
          that suggests the `type` the author may have meant: an object that breaks \
          `additionalProperties: false` or a string shorter than `minLength` is rejected by the \
          type while `12` still fits. These count as *typed* (nothing in them falls back to \
@@ -1224,8 +1225,8 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          `false` they amount to. Keywords that only ever reject values (`if`/`then`/`else`, \
          `contains`, `dependentRequired`, `dependentSchemas`, an `anyOf` of `required` lists) \
          are left to validation, as `minLength` is, unless an `unevaluated*` keyword could see \
-         what they evaluate. Everything else (number keywords without `type`; `unevaluated*` \
-         beside applicators; `uniqueItems` without `prefixItems`; open `anyOf` branches) stays \
+         what they evaluate. Everything else (`unevaluated*` beside applicators, open `anyOf` \
+         branches, references to other documents) stays \
          `serde_json::Value` with a warning (or, without the opt-in, is refused), and \
          validation does the rejecting. Optional members keep what was sent: an empty array \
          or map is `Some` of an empty `Vec` or map (typify's own output skips it), and a \

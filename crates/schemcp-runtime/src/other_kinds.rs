@@ -4,7 +4,8 @@
 //! `{"properties": {"name": {"type": "string"}}}` accepts every object whose `name` is a
 //! string, and also `12`, `"x"`, `null` and `[]`: object keywords say nothing about other kinds
 //! of value. A struct alone would reject those, so the generator makes such a schema an
-//! untagged enum of the typed value and [`NotObject`] (or [`NotArray`], [`NotString`]):
+//! untagged enum of the typed value and [`NotObject`] (or [`NotArray`], [`NotString`],
+//! [`NotNumber`]; number keywords such as `minimum` type their own kind as [`Number`]):
 //!
 //! ```
 //! use schemcp_runtime::other_kinds::NotObject;
@@ -43,6 +44,19 @@
 use std::fmt;
 
 use serde_json::Value;
+
+/// Any JSON number, held exactly as it was read (an integer stays an integer, `1.0` a float):
+/// the typed side of a schema with number keywords (`minimum`, `multipleOf`, ...) and no
+/// `type`, whose bounds validation enforces.
+///
+/// ```
+/// use schemcp_runtime::other_kinds::Number;
+/// use serde_json::json;
+///
+/// let big: Number = serde_json::from_value(json!(9007199254740993_u64)).unwrap();
+/// assert_eq!(big.as_u64(), Some(9007199254740993));
+/// ```
+pub use serde_json::Number;
 
 /// A value of the kind a [`NotObject`], [`NotArray`] or [`NotString`] excludes.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,6 +150,23 @@ other_than!(
     NotArray,
     is_array,
     "an array"
+);
+
+other_than!(
+    /// Any JSON value but a number: what a schema with number keywords (`minimum`,
+    /// `multipleOf`, ...) and no `type` accepts besides numbers.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotNumber;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotNumber::try_from(json!(1.5)).is_err());
+    /// assert!(serde_json::from_value::<NotNumber>(json!(7)).is_err());
+    /// assert_eq!(NotNumber::try_from(json!("7")).unwrap().into_value(), json!("7"));
+    /// ```
+    NotNumber,
+    is_number,
+    "a number"
 );
 
 other_than!(

@@ -14,6 +14,8 @@ pub struct AcceptsOtherKindsInput {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub code: ::std::option::Option<AcceptsOtherKindsInputCode>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub count: ::std::option::Option<AcceptsOtherKindsInputCount>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub tags: ::std::option::Option<AcceptsOtherKindsInputTags>,
     #[serde(rename = "where", skip_serializing_if = "::std::option::Option::is_none")]
     pub where_: ::std::option::Option<AcceptsOtherKindsInputWhere>,
@@ -127,6 +129,34 @@ for AcceptsOtherKindsInputCodeString {
                     e.to_string(),
                 )
             })
+    }
+}
+///`AcceptsOtherKindsInputCount`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum AcceptsOtherKindsInputCount {
+    Number(::schemcp_runtime::other_kinds::Number),
+    NotNumber(::schemcp_runtime::other_kinds::NotNumber),
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::schemcp_runtime::other_kinds::Number>
+for AcceptsOtherKindsInputCount {
+    fn from(value: ::schemcp_runtime::other_kinds::Number) -> Self {
+        Self::Number(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::schemcp_runtime::other_kinds::NotNumber>
+for AcceptsOtherKindsInputCount {
+    fn from(value: ::schemcp_runtime::other_kinds::NotNumber) -> Self {
+        Self::NotNumber(value)
     }
 }
 ///`AcceptsOtherKindsInputTags`
@@ -1038,6 +1068,86 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `accepts_other_kinds` /inputSchema/properties/code/examples/2",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("9007199254740993").unwrap();
+            let typed: AcceptsOtherKindsInputCount = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `accepts_other_kinds` /inputSchema/properties/count/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `accepts_other_kinds` /inputSchema/properties/count/examples/0",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("2.5").unwrap();
+            let typed: AcceptsOtherKindsInputCount = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `accepts_other_kinds` /inputSchema/properties/count/examples/1",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `accepts_other_kinds` /inputSchema/properties/count/examples/1",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("0").unwrap();
+            let typed: AcceptsOtherKindsInputCount = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `accepts_other_kinds` /inputSchema/properties/count/examples/2",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `accepts_other_kinds` /inputSchema/properties/count/examples/2",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("\"many\"").unwrap();
+            let typed: AcceptsOtherKindsInputCount = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `accepts_other_kinds` /inputSchema/properties/count/examples/3",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `accepts_other_kinds` /inputSchema/properties/count/examples/3",
                 example, back
             );
         }
