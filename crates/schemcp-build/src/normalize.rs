@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use schemcp_contract::keywords::{ANNOTATIONS, IN_PLACE_APPLICATORS};
+use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS};
 
 use crate::names::pascal;
 use crate::schema::{Children, children, escape, for_each_child_mut, for_each_subschema};
@@ -233,16 +233,11 @@ pub(crate) fn drop_narrowing(schema: &mut Value) {
 /// Whether `branch` only constrains how many members or items a value has, or how long or
 /// large it is (`required`, `minLength`, `maximum`, ...): a schema that never shapes a type.
 fn only_counts(branch: &Value) -> bool {
-    const COUNTS: [&str; 15] = [
+    // Besides the counts: bounds, and which members must be there.
+    const BOUNDS: [&str; 9] = [
         "required",
-        "minProperties",
-        "maxProperties",
         "dependentRequired",
-        "minItems",
-        "maxItems",
         "uniqueItems",
-        "minLength",
-        "maxLength",
         "pattern",
         "minimum",
         "maximum",
@@ -253,9 +248,11 @@ fn only_counts(branch: &Value) -> bool {
     match branch {
         Value::Object(object) => {
             !object.is_empty()
-                && object
-                    .keys()
-                    .all(|k| COUNTS.contains(&k.as_str()) || ANNOTATIONS.contains(&k.as_str()))
+                && object.keys().all(|k| {
+                    [COUNTS, &BOUNDS, ANNOTATIONS]
+                        .iter()
+                        .any(|l| l.contains(&k.as_str()))
+                })
         }
         _ => false,
     }
@@ -335,22 +332,12 @@ fn integral_floats_as_integers(value: &mut Value) {
 /// integers, in the copy of a schema the generator converts: typify's schema model reads
 /// counts as unsigned integers and rejects the whole schema otherwise.
 pub(crate) fn integral_counts(schema: &mut Value) {
-    const COUNTS: [&str; 8] = [
-        "minLength",
-        "maxLength",
-        "minItems",
-        "maxItems",
-        "minProperties",
-        "maxProperties",
-        "minContains",
-        "maxContains",
-    ];
     let Value::Object(object) = schema else {
         return;
     };
     for_each_child_mut(object, &mut integral_counts);
     for keyword in COUNTS {
-        if let Some(count) = object.get_mut(keyword)
+        if let Some(count) = object.get_mut(*keyword)
             && let Some(f) = count.as_f64().filter(|_| count.is_f64())
             && f.fract() == 0.0
             && (0.0..=u32::MAX as f64).contains(&f)

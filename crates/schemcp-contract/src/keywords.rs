@@ -36,3 +36,21 @@ pub const IN_PLACE_APPLICATORS: &[&str] = &[
     "else",
     "dependentSchemas",
 ];
+
+/// Keywords whose value is a count (a non-negative integer; 2020-12 also allows it written as a
+/// float without a fraction, such as `2.0`).
+///
+/// ```
+/// assert!(schemcp_contract::keywords::COUNTS.contains(&"maxLength"));
+/// assert!(!schemcp_contract::keywords::COUNTS.contains(&"maximum"));
+/// ```
+pub const COUNTS: &[&str] = &[
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "minContains",
+    "maxContains",
+];

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use schemcp_contract::keywords::ANNOTATIONS;
+use schemcp_contract::keywords::{ANNOTATIONS, COUNTS};
 use serde_json::{Map, Value, json};
 
 use crate::generate::{self, Seg};
@@ -19,7 +19,8 @@ fn inert(key: &str) -> bool {
         )
 }
 
-/// Keys this module understands; a difference in any other key is `unclassified`.
+/// Keys this module understands, besides the counts (`keywords::COUNTS`); a difference in
+/// any other key is `unclassified`.
 const KNOWN: &[&str] = &[
     "type",
     "enum",
@@ -33,14 +34,6 @@ const KNOWN: &[&str] = &[
     "items",
     "prefixItems",
     "contains",
-    "minLength",
-    "maxLength",
-    "minItems",
-    "maxItems",
-    "minProperties",
-    "maxProperties",
-    "minContains",
-    "maxContains",
     "minimum",
     "maximum",
     "exclusiveMinimum",
@@ -1430,7 +1423,10 @@ impl<'a> Ctx<'a> {
             .keys()
             .chain(nm.keys().filter(|k| !om.contains_key(*k)))
             .collect();
-        unknown.retain(|k| !KNOWN.contains(&k.as_str()) && !inert(k) && om.get(*k) != nm.get(*k));
+        unknown.retain(|k| {
+            let k = k.as_str();
+            !KNOWN.contains(&k) && !COUNTS.contains(&k) && !inert(k) && om.get(k) != nm.get(k)
+        });
         for k in unknown {
             self.out.push(Raw {
                 rule: "unclassified",
