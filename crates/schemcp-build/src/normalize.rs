@@ -736,17 +736,21 @@ pub(crate) fn name_nullable_root(object: &mut serde_json::Map<String, Value>, na
 
 /// Splits a `$defs` entry that may be `null` (in the shapes [`name_nullable_root`] handles) into
 /// the `anyOf` of a `$ref` to its non-null part and `null`, returning that part and the key
-/// `key_for("Value")` gives it, to become a definition of its own. typify makes a nullable
+/// `key_for("Value")` gives it, to become a definition of its own, and where that part is in
+/// the definition (a JSON pointer relative to it). typify makes a nullable
 /// definition `struct D(Option<T>)` and names `T` after the definition whatever its title, so
 /// the two would collide; as a definition `T` is named by its key (`DValue`).
 pub(crate) fn split_nullable_definition(
     schema: &mut Value,
     key_for: impl FnOnce(&str) -> String,
-) -> Option<(String, Value)> {
+) -> Option<(String, Value, String)> {
     const MARK: &str = "x-schemcp-nullable";
     let Value::Object(object) = schema else {
         return None;
     };
+    // A branch of the definition's own `anyOf`/`oneOf` keeps its place; otherwise the part
+    // is made of the definition's keywords.
+    let had_branches = object.contains_key("anyOf") || object.contains_key("oneOf");
     let mut marked = object.clone();
     name_nullable_root(&mut marked, MARK);
     let mark = Value::String(format!("{MARK}Value"));
@@ -793,7 +797,12 @@ pub(crate) fn split_nullable_definition(
         .cloned()
         .expect("an object");
     *object = marked;
-    Some((key, Value::Object(value)))
+    let at = if had_branches {
+        format!("/{keyword}/{index}")
+    } else {
+        String::new()
+    };
+    Some((key, Value::Object(value), at))
 }
 
 /// The kinds a `type` lists, without `"null"`.

@@ -492,7 +492,7 @@ fn collect_members(
                         content: String::new(),
                         split_from: None,
                     });
-                    if let Some((value_key, value)) = value {
+                    if let Some((value_key, value, at)) = value {
                         defs.insert(value_key.clone(), members.len());
                         members.push(Member {
                             tool: t,
@@ -500,7 +500,7 @@ fn collect_members(
                             name: pascal(&value_key),
                             def_key: Some(value_key),
                             origin: None,
-                            pointer: pointer.clone(),
+                            pointer: format!("{pointer}{at}"),
                             schema: value,
                             refs: Vec::new(),
                             content: String::new(),

@@ -302,6 +302,20 @@ fn a_nullable_definition_is_an_option_of_its_value() {
             "{definition}: {code}"
         );
     }
+    // Diagnostics inside the non-null part point where it is written.
+    let (_, warnings) = strict(json!({
+        "type": "object",
+        "properties": { "n": { "$ref": "#/$defs/E" } },
+        "$defs": { "E": { "oneOf": [
+            { "type": "null" },
+            { "type": "object", "properties": { "x": { "minLength": 1 } } }
+        ] } }
+    }))
+    .unwrap();
+    assert!(
+        warnings[0].starts_with("/outputSchema/$defs/E/oneOf/1/properties/x [other-kinds]"),
+        "{warnings:?}"
+    );
     // The name is free of the other definitions' names.
     let (code, warnings) = strict(json!({
         "type": "object",
