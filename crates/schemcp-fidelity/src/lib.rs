@@ -800,6 +800,8 @@ pub struct Row {
     /// of those, the ones rejected by a type that holds every valid instance of its group
     /// faithfully (so the rejection is not a side effect of a type narrower than the schema).
     pub strict_sound: [usize; 3],
+    /// of the strict, those rejected by a generated type (a group without one not counted).
+    pub strict_typed: [usize; 3],
     /// groups typed (nothing degraded) whose type holds every valid instance faithfully.
     pub typed_sound: [usize; 3],
     /// invalid instances the full pipeline rejects (ours only; baseline has no pipeline).
@@ -899,6 +901,7 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
                     );
                     row.strict_sound[s] +=
                         usize::from(sound && outcome.deserialized == Some(false));
+                    row.strict_typed[s] += usize::from(outcome.deserialized == Some(false));
                     row.rejected[s] += usize::from(invalid_rejected(side, outcome, &test.data));
                 }
             }
@@ -932,6 +935,7 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
             total.exact[s] += row.exact[s];
             total.strict[s] += row.strict[s];
             total.strict_sound[s] += row.strict_sound[s];
+            total.strict_typed[s] += row.strict_typed[s];
             total.typed_sound[s] += row.typed_sound[s];
             total.rejected[s] += row.rejected[s];
         }
@@ -1143,6 +1147,20 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
     ));
     md.push_str(&line(
         &format!(
+            "of those, by a generated type (a group without one, after a panic or an error, not \
+             counted) (of {})",
+            total.invalid
+        ),
+        &|s| {
+            format!(
+                "{} ({})",
+                total.strict_typed[s],
+                pct(total.strict_typed[s], total.invalid)
+            )
+        },
+    ));
+    md.push_str(&line(
+        &format!(
             "of those, by a type that holds every valid instance of its group faithfully (of {})",
             total.invalid
         ),
@@ -1232,19 +1250,23 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          or map is `Some` of an empty `Vec` or map (typify's own output skips it), and a \
          member that may be `null` reads an explicit `null` as a value (`Option<Option<T>>`, \
          or `Some(Value::Null)`), never as absent.\n\n\
-         The row below *strict* counts only the rejections of a type that holds every valid \
-         instance of its group faithfully, i.e. without mistyping: typify then rejects {} \
-         invalid instances, schemcp {} (input) and {} (output). The rest of typify's strict \
-         count comes from types narrower than their schemas (they reject valid instances of \
-         the same group), and from the groups typify has no type for (a panic or an error counts \
-         as rejecting everything, as for every side). So *strict* as a whole cannot be matched \
-         honestly: most of typify's lead is types that reject valid values, or no type at \
-         all. Of typify's {} typed groups, {} have a type that holds every valid instance of \
+         *Strict* counts a group without a type (after a panic or an error) as rejecting all \
+         of its invalid instances, as for every side. The first row below it counts only the \
+         rejections of a generated type: typify {}, schemcp {} (input) and {} (output). The \
+         second counts only those of a type that holds every valid instance of its group \
+         faithfully, i.e. without mistyping: typify then rejects {} invalid instances, schemcp \
+         {} (input) and {} (output). The rest of typify's count comes from types narrower than \
+         their schemas (they reject valid instances of the same group), and from the groups it \
+         has no type for. So *strict* as a whole cannot be matched honestly: most of typify's \
+         lead is types that reject valid values, or no type at all. Of typify's {} typed groups, {} have a type that holds every valid instance of \
          the group faithfully; of schemcp's, {} (input) and {} (output). The suite's \
          `optional/` folder is measured at the end, apart from the targets.\n",
         remote_accepted(0),
         remote_accepted(1),
         outside_remote,
+        total.strict_typed[2],
+        total.strict_typed[0],
+        total.strict_typed[1],
         total.strict_sound[2],
         total.strict_sound[0],
         total.strict_sound[1],

@@ -85,6 +85,8 @@ fn generator_fidelity_on_the_json_schema_test_suite() {
         // Type strictness without mistyping: rejections by types that hold every valid
         // instance of their group; better than typify's, and no lower than measured.
         assert!(total.strict_sound[s] > total.strict_sound[2], "side {s}");
+        // And by a generated type at all (a panic or an error is no type).
+        assert!(total.strict_typed[s] > total.strict_typed[2], "side {s}");
         assert!(
             total.strict_sound[s] >= 233,
             "side {s}: {}",
