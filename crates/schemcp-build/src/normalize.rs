@@ -504,12 +504,26 @@ fn in_place(keyword: &str) -> bool {
 /// `properties` and `patternProperties` do not name, and the items left are those past
 /// `prefixItems` (unless `contains` evaluates some of them too, which depends on their
 /// values). Beside `additionalProperties` (or `items`), nothing is left for them to apply to.
+///
+/// Beside an in-place applicator, which members are left depends on the instance: there an
+/// `unevaluatedProperties` schema other than `true` and `false` (members the applicators do
+/// not declare are valid if they match it) keeps them in a map of any value
+/// (`additionalProperties: {}`), beside the declared members, never dropped; validation
+/// checks them. `false` leaves no member to keep, and `true` is read as a plain open object.
 pub(crate) fn settle_unevaluated(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
     for_each_child_mut(object, &mut settle_unevaluated);
     if object.keys().any(|k| in_place(k)) {
+        if object
+            .get("unevaluatedProperties")
+            .is_some_and(|rest| rest.is_object() && *rest != json!({}))
+            && !object.contains_key("additionalProperties")
+        {
+            object.shift_remove("unevaluatedProperties");
+            object.insert("additionalProperties".into(), json!({}));
+        }
         return;
     }
     if let Some(rest) = object.shift_remove("unevaluatedProperties")
@@ -871,6 +885,33 @@ mod tests {
                 "origin": { "enum": [{ "x": 0, "y": [1.5, -3] }] },
                 "both": { "enum": [1, 2], "const": 2 }
             })
+        );
+    }
+
+    #[test]
+    fn unevaluated_members_beside_an_applicator_are_kept_in_a_map() {
+        let settle = |mut schema: Value| {
+            settle_unevaluated(&mut schema);
+            schema
+        };
+        let composed = |rest: Value| {
+            json!({
+                "type": "object",
+                "allOf": [{ "$ref": "#/$defs/Base" }],
+                "unevaluatedProperties": rest
+            })
+        };
+        let kept = settle(composed(json!({ "type": "integer" })));
+        assert_eq!(kept["additionalProperties"], json!({}));
+        assert!(kept.get("unevaluatedProperties").is_none(), "{kept}");
+        // `false` leaves nothing to keep and `true` is a plain open object: both as written.
+        for rest in [json!(false), json!(true)] {
+            assert_eq!(settle(composed(rest.clone())), composed(rest));
+        }
+        // Beside no applicator it is `additionalProperties` itself.
+        assert_eq!(
+            settle(json!({ "unevaluatedProperties": { "type": "integer" } })),
+            json!({ "additionalProperties": { "type": "integer" } })
         );
     }
 

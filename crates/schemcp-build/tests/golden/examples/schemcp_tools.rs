@@ -208,6 +208,18 @@ for AcceptsOtherKindsInputWhere {
         Self::NotObject(value)
     }
 }
+///`Base`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct Base {
+    pub id: ::std::string::String,
+}
 ///`Forecast`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -252,6 +264,8 @@ pub struct KeepsMembersInput {
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub anything: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub composed: ::std::option::Option<KeepsMembersInputComposed>,
     #[serde(
         rename = "fromPython",
         default,
@@ -298,6 +312,25 @@ pub struct KeepsMembersInput {
     >,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+}
+///`KeepsMembersInputComposed`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsMembersInputComposed {
+    pub id: ::std::string::String,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub note: ::std::option::Option<::std::string::String>,
+    #[serde(flatten)]
+    pub extra: ::schemcp_runtime::__private::serde_json::Map<
+        ::std::string::String,
+        ::schemcp_runtime::__private::serde_json::Value,
+    >,
 }
 ///`KeepsMembersInputHeaders`
 #[derive(
@@ -1256,7 +1289,7 @@ pub(crate) mod schemcp_examples {
         }
         {
             let example: Value = serde_json::from_str(
-                    "{\"tags\":[\"a\"],\"labels\":{\"k\":\"v\"},\"anything\":[1],\"nullable\":\"x\",\"fromPython\":3,\"level\":\"low\",\"shared\":\"y\",\"note\":{\"n\":1},\"headers\":{\"id\":\"h\",\"x-count\":2},\"tagged\":{\"x-a\":1,\"y-b\":\"c\"}}",
+                    "{\"tags\":[\"a\"],\"labels\":{\"k\":\"v\"},\"anything\":[1],\"nullable\":\"x\",\"fromPython\":3,\"level\":\"low\",\"shared\":\"y\",\"note\":{\"n\":1},\"headers\":{\"id\":\"h\",\"x-count\":2},\"tagged\":{\"x-a\":1,\"y-b\":\"c\"},\"composed\":{\"id\":\"c1\",\"note\":\"n\",\"count\":3}}",
                 )
                 .unwrap();
             let typed: KeepsMembersInput = serde_json::from_value(example.clone())
