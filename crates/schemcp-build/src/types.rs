@@ -884,6 +884,19 @@ fn untyped(
         .filter(|(_, _, kind)| kind.is_none())
         .map(|(p, _, _)| p.clone())
         .collect();
+    // The branches of an `allOf` typed as objects with their parent take the parent's type.
+    let typed_branches: Vec<String> = plan
+        .iter()
+        .filter(|(_, _, kind)| *kind == Some("object"))
+        .map(|(p, _, _)| format!("{p}/allOf/"))
+        .collect();
+    plan.retain(|(pointer, _, _)| {
+        !typed_branches.iter().any(|b| {
+            pointer
+                .strip_prefix(b.as_str())
+                .is_some_and(|i| i.parse::<usize>().is_ok())
+        })
+    });
     let inside = |pointer: &str, outer: &str| pointer.starts_with(&format!("{outer}/"));
     plan.retain(|(pointer, _, kind)| {
         kind.is_none() && !degraded.iter().any(|d| inside(pointer, d))
@@ -1081,15 +1094,49 @@ fn other_than(target: &Value) -> Option<&'static str> {
             && name != "extra"
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
     };
-    let names_plain = object
-        .get("properties")
-        .and_then(Value::as_object)
-        .is_none_or(|p| p.keys().all(|k| plain(k)))
-        && object
-            .get("required")
-            .and_then(Value::as_array)
-            .is_none_or(|r| r.iter().all(|k| k.as_str().is_some_and(plain)));
-    if only(&OBJECT) && OBJECT.iter().any(|k| object.contains_key(*k)) && names_plain {
+    let names_plain = |object: &serde_json::Map<String, Value>| {
+        object
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(|p| p.keys().all(|k| plain(k)))
+            && object
+                .get("required")
+                .and_then(Value::as_array)
+                .is_none_or(|r| r.iter().all(|k| k.as_str().is_some_and(plain)))
+    };
+    let object_only = |object: &serde_json::Map<String, Value>| {
+        object
+            .keys()
+            .all(|k| NEUTRAL.contains(&k.as_str()) || OBJECT.contains(&k.as_str()))
+            && names_plain(object)
+    };
+    // An `allOf` of schemas with object keywords only says nothing about other kinds either:
+    // for an object every branch applies (typify merges them into one struct), and any other
+    // kind of value passes them all. Branches only declare members: one that evaluates the
+    // rest (`additionalProperties`, `patternProperties`, `unevaluatedProperties`) would let
+    // members through that the merged struct drops.
+    const DECLARING: [&str; 5] = [
+        "properties",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+    ];
+    let declaring = |branch: &serde_json::Map<String, Value>| {
+        branch
+            .keys()
+            .all(|k| NEUTRAL.contains(&k.as_str()) || DECLARING.contains(&k.as_str()))
+            && names_plain(branch)
+    };
+    let object_branches = object
+        .get("allOf")
+        .and_then(Value::as_array)
+        .is_some_and(|b| !b.is_empty() && b.iter().all(|b| b.as_object().is_some_and(declaring)));
+    let mut own = object.clone();
+    if object_branches {
+        own.shift_remove("allOf");
+    }
+    if object_only(&own) && (object_branches || OBJECT.iter().any(|k| own.contains_key(*k))) {
         Some("object")
     } else if prefix_items_refusal(object).is_none()
         // `contains` evaluates items too: which ones `unevaluatedItems` sees depends on them.

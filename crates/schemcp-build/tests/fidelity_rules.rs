@@ -166,6 +166,51 @@ fn number_count_and_unique_keywords_without_type_are_exact_enums() {
 }
 
 #[test]
+fn an_all_of_of_member_declarations_without_type_is_one_struct_or_another_kind() {
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": { "p": {
+            "allOf": [
+                { "properties": { "a": { "type": "string" } }, "required": ["a"] },
+                { "properties": { "b": { "type": "integer" } } }
+            ],
+            "unevaluatedProperties": false
+        } }
+    }))
+    .unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("/outputSchema/properties/p [other-kinds]"),
+        "{warnings:?}"
+    );
+    let start = code.find("pub enum TOutputP ").expect("the enum");
+    let p = &code[start..start + code[start..].find("\n}").unwrap()];
+    assert!(
+        p.contains("a: ::std::string::String,")
+            && p.contains("b: ::std::option::Option<i64>,")
+            && p.contains("NotObject(::schemcp_runtime::other_kinds::NotObject),"),
+        "{code}"
+    );
+    // A branch that lets undeclared members through (`additionalProperties`) is not merged:
+    // the struct would drop them.
+    let errors = strict(json!({
+        "type": "object",
+        "properties": { "p": {
+            "allOf": [{ "additionalProperties": true }],
+            "properties": { "a": { "type": "string" } },
+            "unevaluatedProperties": false
+        } }
+    }))
+    .unwrap_err();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with("/outputSchema/properties/p [untyped-schema]")),
+        "{errors:?}"
+    );
+}
+
+#[test]
 fn const_values_are_types_that_hold_only_that_value() {
     // typify alone ignores `const`: `{"const": 2}` was `serde_json::Value`.
     let (code, warnings) = strict(json!({
