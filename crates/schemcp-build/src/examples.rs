@@ -133,7 +133,7 @@ pub(crate) fn check(tools: &[ToolSchemas<'_>]) -> Checked {
 
 /// A document that validates against the subschema at `pointer` of `root`, with `root`'s
 /// definitions in place so `#/$defs/...` references inside it still resolve.
-fn document(root: &Map<String, Value>, pointer: &str) -> Value {
+pub(crate) fn document(root: &Map<String, Value>, pointer: &str) -> Value {
     if pointer.is_empty() {
         return Value::Object(root.clone());
     }

@@ -18,7 +18,9 @@ use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::emit::{Return, ToolItem};
 use crate::optional::{SerdeOption, option_inner, serde_options_of};
-use crate::schema::{escape, for_each_subschema};
+use schemcp_contract::keywords::IN_PLACE_APPLICATORS;
+
+use crate::schema::{Children, children, escape, for_each_subschema};
 use crate::types::Problem;
 
 /// Fills each tool's `examples` with those that have a type of their own: of the input and
@@ -26,6 +28,10 @@ use crate::types::Problem;
 /// (`(tool, pointer, type)` of every `$defs` entry), a definition several tools share (a
 /// definitions file) once, for the first tool that uses it. `files` are the tool files, by
 /// tool.
+///
+/// An example of a schema with no type of its own (an `anyOf` branch, a `then`) goes through
+/// the type of the nearest schema it applies in place of, when it is valid there too: that
+/// type holds every valid value, so it must give this one back unchanged.
 pub(crate) fn add_examples(
     types: &syn::File,
     tools: &mut [ToolItem],
@@ -46,21 +52,32 @@ pub(crate) fn add_examples(
             let (Some(ty), Some(schema)) = (ty, file.get(key)) else {
                 continue;
             };
-            let found = examples_under(types, &parse(ty)?, &format!("/{key}"), schema);
-            tool.examples.extend(found);
+            let site = Site {
+                kind_root: schema,
+                at: "",
+                base: format!("/{key}"),
+            };
+            tool.examples
+                .extend(examples_under(types, &parse(ty)?, &site));
         }
     }
     let mut seen = BTreeSet::new();
     for (t, pointer, ty) in defs {
         let ty = crate::emit::rewrite_type(ty)?;
         // `/inputSchema/$defs/Day`: the schema `inputSchema` of the tool file, then the rest.
-        let Some(schema) = pointer[1..]
-            .split_once('/')
-            .and_then(|(key, rest)| files[t].get(key)?.pointer(&format!("/{rest}")))
-        else {
+        let Some((key, rest)) = pointer[1..].split_once('/') else {
             continue;
         };
-        for example in examples_under(types, &parse(ty.clone())?, &pointer, schema) {
+        let Some(kind_root) = files[t].get(key) else {
+            continue;
+        };
+        let at = format!("/{rest}");
+        let site = Site {
+            kind_root,
+            at: &at,
+            base: pointer.clone(),
+        };
+        for example in examples_under(types, &parse(ty.clone())?, &site) {
             let relative = example.0[pointer.len()..].to_string();
             if seen.insert((ty.to_string(), relative, example.2.clone())) {
                 tools[t].examples.push(example);
@@ -70,15 +87,27 @@ pub(crate) fn add_examples(
     Ok(())
 }
 
-/// The examples in `schema` (itself included) whose values have a Rust type of their own under
+/// Where [`examples_under`] looks: the subschema at `at` of a tool's input or output schema
+/// `kind_root`, whose pointer from the tool file's root is `base`.
+struct Site<'a> {
+    kind_root: &'a Value,
+    at: &'a str,
+    base: String,
+}
+
+/// The examples in the site's schema (itself included) whose values have a Rust type under
 /// `root` ([`type_at`]), as `(pointer, type, example JSON)` with pointers from the tool file's
-/// root: `base` is where `schema` sits (`/inputSchema`, `/inputSchema/$defs/Day`).
+/// root.
 fn examples_under(
     types: &Items<'_>,
     root: &Type,
-    base: &str,
-    schema: &Value,
+    site: &Site<'_>,
 ) -> Vec<(String, TokenStream, String)> {
+    let (Value::Object(kind_root), Some(schema)) =
+        (site.kind_root, site.kind_root.pointer(site.at))
+    else {
+        return Vec::new();
+    };
     let mut sites = Vec::new();
     for_each_subschema(schema, "", false, &mut |object, pointer| {
         if let Some(Value::Array(examples)) = object.get("examples") {
@@ -87,18 +116,84 @@ fn examples_under(
     });
     let mut found = Vec::new();
     for (pointer, examples) in sites {
-        let Some(ty) = type_at(types, root, &pointer) else {
-            continue;
+        // The type, and the validator of the schema it stands for when that is not the
+        // example's own (whose examples were already validated).
+        let (ty, ancestor) = match type_at(types, root, &pointer) {
+            Some(ty) => (ty, None),
+            None => {
+                let Some((ancestor, ty)) = in_place_ancestors(schema, &pointer)
+                    .into_iter()
+                    .find_map(|a| Some((a.clone(), type_at(types, root, &a)?)))
+                else {
+                    continue;
+                };
+                let document =
+                    crate::examples::document(kind_root, &format!("{}{ancestor}", site.at));
+                // A schema that does not compile was reported by the examples check.
+                let Ok(validator) = jsonschema::validator_for(&document) else {
+                    continue;
+                };
+                (ty, Some(validator))
+            }
         };
         for (i, example) in examples.iter().enumerate() {
+            if ancestor.as_ref().is_some_and(|v| !v.is_valid(example)) {
+                continue;
+            }
             found.push((
-                format!("{base}{pointer}/examples/{i}"),
+                format!("{}{pointer}/examples/{i}", site.base),
                 quote!(#ty),
                 example.to_string(),
             ));
         }
     }
     found
+}
+
+/// The schemas that the subschema at `pointer` of `schema` applies in place of (the same
+/// value, through `allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`, `else` or
+/// `dependentSchemas` only), nearest first. Empty when the subschema applies to a member or
+/// item of its parent.
+fn in_place_ancestors(schema: &Value, pointer: &str) -> Vec<String> {
+    let segments: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let mut chain = Vec::new();
+    let (mut current, mut here, mut i) = (schema, String::new(), 0);
+    while i < segments.len() {
+        let keyword = segments[i].as_str();
+        let Some(value) = current.get(keyword) else {
+            return Vec::new();
+        };
+        let next = segments.get(i + 1);
+        let (child, used) = match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => (next.and_then(|n| map.get(n)), 2),
+            (Some(Children::One | Children::List), Value::Array(list)) => (
+                next.and_then(|n| n.parse::<usize>().ok())
+                    .and_then(|n| list.get(n)),
+                2,
+            ),
+            (Some(Children::One), child) => (Some(child), 1),
+            _ => (None, 0),
+        };
+        let Some(child) = child else {
+            return Vec::new();
+        };
+        if IN_PLACE_APPLICATORS.contains(&keyword) {
+            chain.push(here.clone());
+        } else {
+            chain.clear();
+        }
+        for segment in &segments[i..i + used] {
+            here.push('/');
+            here.push_str(&escape(segment));
+        }
+        (current, i) = (child, i + used);
+    }
+    chain.reverse();
+    chain
 }
 
 /// Every example of `tools` that the generated `types` (after every rewrite) would change, as a
@@ -709,6 +804,34 @@ mod tests {
         Verdict::Lost {
             at: at.into(),
             why: why.into(),
+        }
+    }
+
+    #[test]
+    fn in_place_ancestors_stop_where_the_value_changes() {
+        let schema = json!({
+            "properties": {
+                "then": { "anyOf": [{ "not": {} }] },
+                "a": { "items": { "oneOf": [{}] } }
+            },
+            "dependentSchemas": { "x~y/z": { "then": {} } },
+            "prefixItems": [{ "allOf": [{}] }]
+        });
+        for (pointer, expected) in [
+            (
+                "/properties/then/anyOf/0/not",
+                vec!["/properties/then/anyOf/0", "/properties/then"],
+            ),
+            ("/properties/then", vec![]),
+            ("/properties/a/items/oneOf/0", vec!["/properties/a/items"]),
+            (
+                "/dependentSchemas/x~0y~1z/then",
+                vec!["/dependentSchemas/x~0y~1z", ""],
+            ),
+            ("/prefixItems/0/allOf/0", vec!["/prefixItems/0"]),
+            ("/properties/missing/anyOf/0", vec![]),
+        ] {
+            assert_eq!(in_place_ancestors(&schema, pointer), expected, "{pointer}");
         }
     }
 

@@ -289,3 +289,35 @@ fn definition_examples_round_trip_through_the_definition_type() {
         "schemas/common.json:7:38: error[lossy-example]: the example does not round-trip through the generated type: `zip` is dropped: the generated struct `Address` has no field for it (at /$defs/Address/examples/0/zip)\n"
     );
 }
+
+/// An example of a schema with no type of its own (an `anyOf` branch, a `then`) round-trips
+/// through the type of the schema it applies in place of, when it is valid there too; one that
+/// is not (a `not`) is only validated.
+#[test]
+fn branch_examples_round_trip_through_the_type_they_apply_in_place_of() {
+    let tool = |branch_example: &str| {
+        format!(
+            r##"{{
+  "inputSchema": {{
+    "type": "object",
+    "properties": {{ "city": {{ "type": "string" }}, "days": {{ "type": "integer" }} }},
+    "anyOf": [{{ "required": ["city"], "examples": [{branch_example}] }}, {{ "required": ["days"] }}],
+    "if": {{ "required": ["days"] }},
+    "then": {{ "properties": {{ "days": {{ "minimum": 1 }} }}, "examples": [{{ "days": 2 }}] }},
+    "not": {{ "required": ["nowhere"], "examples": [{{ "nowhere": 1 }}] }}
+  }}
+}}"##
+        )
+    };
+    check(&tool(r#"{ "city": "Oslo" }"#)).unwrap();
+    assert_eq!(
+        check(&tool(r#"{ "city": "Oslo", "country": "NO" }"#)).unwrap_err(),
+        "schemas/get_weather.json:5:70: error[lossy-example]: the example does not round-trip through the generated type: `country` is dropped: the generated struct `GetWeatherInput` has no field for it (at /inputSchema/anyOf/0/examples/0/country)\n"
+    );
+    // Valid for its branch, not for the whole schema (`not` rejects it): validated only, as
+    // there is no type for the branch alone.
+    check(&tool(
+        r#"{ "city": "Oslo", "country": "NO", "nowhere": 1 }"#,
+    ))
+    .unwrap();
+}

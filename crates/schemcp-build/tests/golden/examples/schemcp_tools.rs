@@ -220,6 +220,32 @@ for AcceptsOtherKindsInputWhere {
 pub struct Base {
     pub id: ::std::string::String,
 }
+///`ChoosesShapeInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct ChoosesShapeInput {
+    pub shape: ChoosesShapeInputShape,
+}
+///`ChoosesShapeInputShape`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged, deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub enum ChoosesShapeInputShape {
+    Circle { r: f64 },
+    Rect { h: f64, w: f64 },
+}
 ///`Forecast`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -728,6 +754,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// Examples on `oneOf` branches, which have no type of their own, round-trip through the enum the branches become.
+    fn chooses_shape(
+        &self,
+        input: ChoosesShapeInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// Forecast for a city.
     fn forecast(
         &self,
@@ -808,20 +845,27 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 1 => {
+                    let input: ChoosesShapeInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::chooses_shape(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                2 => {
                     let input: ForecastInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::forecast(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                2 => {
+                3 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                3 => {
+                4 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -829,14 +873,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                4 => {
+                5 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                5 => {
+                6 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -1181,6 +1225,42 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `accepts_other_kinds` /inputSchema/properties/count/examples/3",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"r\":1.5}").unwrap();
+            let typed: ChoosesShapeInputShape = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `chooses_shape` /inputSchema/properties/shape/oneOf/0/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `chooses_shape` /inputSchema/properties/shape/oneOf/0/examples/0",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"w\":2,\"h\":3.5}").unwrap();
+            let typed: ChoosesShapeInputShape = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `chooses_shape` /inputSchema/properties/shape/oneOf/1/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `chooses_shape` /inputSchema/properties/shape/oneOf/1/examples/0",
                 example, back
             );
         }
