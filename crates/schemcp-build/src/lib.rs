@@ -39,6 +39,7 @@
 
 mod emit;
 mod examples;
+mod fields;
 mod names;
 mod normalize;
 mod optional;

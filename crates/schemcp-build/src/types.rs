@@ -36,7 +36,7 @@ use crate::normalize::{
     split_ref_siblings, type_property_names,
 };
 use crate::schema::{
-    NULLABLE_OPTIONAL, canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema,
+    canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema,
     mark_nullable_optionals, may_be_null, untyped_subschemas,
 };
 
@@ -1087,28 +1087,24 @@ fn other_than(target: &Value) -> Option<&'static str> {
             .keys()
             .all(|k| NEUTRAL.contains(&k.as_str()) || allowed.contains(&k.as_str()))
     };
-    // Member names become field names; two that sanitize alike (`foo"bar`, `foo\nbar`) would
-    // not compile, so only plain names are typed.
-    let plain = |name: &str| {
-        !name.is_empty()
-            && name != "extra"
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    };
-    let names_plain = |object: &serde_json::Map<String, Value>| {
+    // Member names become field names (two that sanitize alike get numbered ones, see
+    // `fields`); an empty one has no field name to become.
+    let named = |name: &str| !name.is_empty();
+    let names_ok = |object: &serde_json::Map<String, Value>| {
         object
             .get("properties")
             .and_then(Value::as_object)
-            .is_none_or(|p| p.keys().all(|k| plain(k)))
+            .is_none_or(|p| p.keys().all(|k| named(k)))
             && object
                 .get("required")
                 .and_then(Value::as_array)
-                .is_none_or(|r| r.iter().all(|k| k.as_str().is_some_and(plain)))
+                .is_none_or(|r| r.iter().all(|k| k.as_str().is_some_and(named)))
     };
     let object_only = |object: &serde_json::Map<String, Value>| {
         object
             .keys()
             .all(|k| NEUTRAL.contains(&k.as_str()) || OBJECT.contains(&k.as_str()))
-            && names_plain(object)
+            && names_ok(object)
     };
     // An `allOf` of schemas with object keywords only says nothing about other kinds either:
     // for an object every branch applies (typify merges them into one struct), and any other
@@ -1126,7 +1122,7 @@ fn other_than(target: &Value) -> Option<&'static str> {
         branch
             .keys()
             .all(|k| NEUTRAL.contains(&k.as_str()) || DECLARING.contains(&k.as_str()))
-            && names_plain(branch)
+            && names_ok(branch)
     };
     let object_branches = object
         .get("allOf")
@@ -1592,7 +1588,8 @@ impl Plan<'_> {
         let converted = self.convert(names, fallback)?;
         // Only the final conversion is rendered: `to_stream` is the costliest step for a large
         // set.
-        let file = parse_file(guarded(|| Ok(converted.space.to_stream()))?)?;
+        let mut file = parse_file(guarded(|| Ok(converted.space.to_stream()))?)?;
+        crate::fields::distinct_fields(&mut file);
         unique_members(&file)?;
         Ok((converted, file))
     }
@@ -1621,7 +1618,9 @@ impl Plan<'_> {
         }
         // Rendering can panic too (typify finalizes lazily in places).
         let tokens = guarded(|| Ok(space.to_stream()))?;
-        unique_members(&parse_file(tokens)?)
+        let mut file = parse_file(tokens)?;
+        crate::fields::distinct_fields(&mut file);
+        unique_members(&file)
     }
 
     /// Converts every class in one space under `names`; classes in `fallback` become
@@ -1714,26 +1713,7 @@ fn fallback_warning(member: &Member, name: &str, reason: &str) -> Problem {
 /// (`foo\nbar`, `foo bar`, `foo_bar`) can become the same field, which does not compile. Finds
 /// such a struct (or enum) in typify's output.
 fn unique_members(file: &syn::File) -> Result<(), String> {
-    // The JSON name of a field or variant: its `#[serde(rename = "...")]`, or its identifier.
-    fn json_name(attrs: &[syn::Attribute], ident: &syn::Ident) -> String {
-        let mut name = ident.to_string().trim_start_matches("r#").to_string();
-        for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-            let _ = attr.parse_nested_meta(|meta| {
-                if meta.path.is_ident("rename") {
-                    let value: syn::LitStr = meta.value()?.parse()?;
-                    // A member marked nullable-optional is still named as written.
-                    name = value
-                        .value()
-                        .trim_end_matches(NULLABLE_OPTIONAL)
-                        .to_string();
-                } else if meta.input.peek(syn::Token![=]) {
-                    let _: syn::Expr = meta.value()?.parse()?;
-                }
-                Ok(())
-            });
-        }
-        name
-    }
+    use crate::fields::json_name;
     for item in &file.items {
         let (kind, owner, members): (&str, &syn::Ident, Vec<(String, String)>) = match item {
             syn::Item::Struct(s) => (

@@ -80,27 +80,36 @@ fn untyped_keywords_are_an_exact_enum_an_error_or_an_explicit_value() {
 }
 
 #[test]
-fn properties_that_become_the_same_field_are_reported_not_miscompiled() {
-    let schema = json!({
+fn properties_that_would_become_the_same_field_get_numbered_fields() {
+    // typify 0.8 gives all three the field `foo_bar`, which does not compile.
+    let (code, warnings) = strict(json!({
         "type": "object",
-        "properties": { "foo\nbar": { "type": "number" }, "foo\"bar": { "type": "number" } }
-    });
-    let errors = strict(schema.clone()).unwrap_err();
-    assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(
-        errors[0].starts_with("/outputSchema [unsupported-schema]"),
-        "{errors:?}"
-    );
-    assert!(
-        errors[0].contains("would both become the Rust field `foo_bar`"),
-        "{errors:?}"
-    );
-    let (_, warnings) = lenient(schema);
-    assert!(
-        warnings
-            .iter()
-            .any(|w| w.starts_with("/outputSchema [fallback-to-value]")),
-        "{warnings:?}"
+        "properties": {
+            "foo\nbar": { "type": "number" },
+            "foo\"bar": { "type": "string" },
+            "foo_bar": { "type": "boolean" }
+        },
+        "required": ["foo\nbar", "foo\"bar", "foo_bar"]
+    }))
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let start = code.find("pub struct TOutput ").expect("the struct");
+    let output = &code[start..start + code[start..].find("\n}").unwrap()];
+    let fields: Vec<&str> = output
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("pub foo_bar") || l.starts_with("#[serde(rename"))
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            r#"#[serde(rename = "foo\nbar")]"#,
+            "pub foo_bar_2: f64,",
+            r#"#[serde(rename = "foo\"bar")]"#,
+            "pub foo_bar_3: ::std::string::String,",
+            "pub foo_bar: bool,",
+        ],
+        "{output}"
     );
 }
 

@@ -437,6 +437,63 @@ impl ::std::convert::TryFrom<::std::string::String> for KeepsMembersInputLevel {
         value.parse()
     }
 }
+///`KeepsNamesInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNamesInput {
+    #[serde(rename = "content-type")]
+    pub content_type_2: ::std::string::String,
+    pub content_type: i64,
+    #[serde(rename = "@id", skip_serializing_if = "::std::option::Option::is_none")]
+    pub id_2: ::std::option::Option<::std::string::String>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub link: ::std::option::Option<KeepsNamesInputLink>,
+}
+///`KeepsNamesInputLink`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsNamesInputLink {
+    Object {
+        #[serde(
+            rename = "rel name",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        rel_name: ::std::option::Option<bool>,
+        #[serde(
+            rename = "rel-name",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        rel_name_2: ::std::option::Option<::std::string::String>,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+    NotObject(::schemcp_runtime::other_kinds::NotObject),
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::schemcp_runtime::other_kinds::NotObject>
+for KeepsNamesInputLink {
+    fn from(value: ::schemcp_runtime::other_kinds::NotObject) -> Self {
+        Self::NotObject(value)
+    }
+}
 ///`KeepsNullableDefinitionsInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -784,6 +841,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// Member names that become the same Rust field name (`content-type` and `content_type`, `@id` and `id`) get numbered fields and keep their JSON names, in a struct and in the object side of a schema without `type`.
+    fn keeps_names(
+        &self,
+        input: KeepsNamesInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// Definitions that may be `null`: each is a newtype around an `Option` of its non-null part, which is a definition of its own (`StationValue`, `LevelValue`).
     fn keeps_nullable_definitions(
         &self,
@@ -866,6 +934,13 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 4 => {
+                    let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_names(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                5 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -873,14 +948,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                5 => {
+                6 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                6 => {
+                7 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -1400,6 +1475,63 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_members` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"content-type\":\"text/plain\",\"content_type\":2,\"@id\":\"x\",\"id\":3}",
+                )
+                .unwrap();
+            let typed: KeepsNamesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_names` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_names` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"content-type\":\"a\",\"content_type\":1,\"link\":{\"rel-name\":\"next\",\"rel name\":true}}",
+                )
+                .unwrap();
+            let typed: KeepsNamesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_names` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_names` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"content-type\":\"a\",\"content_type\":1,\"link\":12}",
+                )
+                .unwrap();
+            let typed: KeepsNamesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_names` /inputSchema/examples/2", e
+                    )
+                });
+            let back = serde_json::to_value(&typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_names` /inputSchema/examples/2", example, back
             );
         }
         {

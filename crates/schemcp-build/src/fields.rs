@@ -1,0 +1,404 @@
+//! Members whose names typify sanitizes alike (`foo-bar` and `foo_bar`, `foo"bar` and
+//! `foo\nbar`, `@type` and `type`) would become the same Rust field: typify 0.8 emits both, and
+//! the code does not compile. [`distinct_fields`] gives every field after the first a numbered
+//! identifier (`foo_bar_2`); serde's `rename` keeps each member's JSON name, so nothing changes
+//! on the wire.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use syn::visit_mut::{self, VisitMut};
+use syn::{Fields, Ident, Item, Type};
+
+use crate::schema::NULLABLE_OPTIONAL;
+
+/// Renames colliding fields of every struct and struct variant in `file`, and the field names
+/// in the struct expressions and patterns of that type's `impl` blocks (typify writes
+/// `Self { a: ..., b: ... }` in its `Default` impls, fields in declaration order). Returns the
+/// renamed members as `(struct or variant, JSON name, new field)`.
+///
+/// Which field keeps the plain identifier: a flattened one (`extra`, the members no property
+/// names), else one whose JSON name is that identifier, else the first.
+pub(crate) fn distinct_fields(file: &mut syn::File) -> Vec<(String, String, String)> {
+    let mut renamed = Vec::new();
+    // (type the `impl` blocks are for, last segment of the path naming the fields) -> plain
+    // identifier -> the identifiers its fields now have, in declaration order
+    let mut renames: BTreeMap<(String, String), BTreeMap<String, Vec<Ident>>> = BTreeMap::new();
+    for item in &mut file.items {
+        match item {
+            Item::Struct(item) => {
+                let owner = item.ident.to_string();
+                if let Fields::Named(fields) = &mut item.fields {
+                    let idents = distinct(fields, &owner, &mut renamed);
+                    if !idents.is_empty() {
+                        renames.insert((owner.clone(), "Self".into()), idents.clone());
+                        renames.insert((owner.clone(), owner), idents);
+                    }
+                }
+            }
+            // typify's struct variants (an object branch of an untagged enum).
+            Item::Enum(item) => {
+                let owner = item.ident.to_string();
+                for variant in &mut item.variants {
+                    if let Fields::Named(fields) = &mut variant.fields {
+                        let name = variant.ident.to_string();
+                        let idents = distinct(fields, &format!("{owner}::{name}"), &mut renamed);
+                        if !idents.is_empty() {
+                            renames.insert((owner.clone(), name), idents);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if renames.is_empty() {
+        return renamed;
+    }
+    for item in &mut file.items {
+        let Item::Impl(block) = item else {
+            continue;
+        };
+        let Type::Path(path) = &*block.self_ty else {
+            continue;
+        };
+        let Some(owner) = path.path.segments.last().map(|s| s.ident.to_string()) else {
+            continue;
+        };
+        Renamer {
+            owner: &owner,
+            renames: &renames,
+        }
+        .visit_item_impl_mut(block);
+    }
+    renamed
+}
+
+/// Renames the colliding fields of one struct or struct variant (`owner`, for `renamed`), and
+/// returns the identifiers of each collision's fields, in declaration order.
+fn distinct(
+    fields: &mut syn::FieldsNamed,
+    owner: &str,
+    renamed: &mut Vec<(String, String, String)>,
+) -> BTreeMap<String, Vec<Ident>> {
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, field) in fields.named.iter().enumerate() {
+        if let Some(ident) = &field.ident {
+            groups.entry(ident.to_string()).or_default().push(i);
+        }
+    }
+    let mut idents_of = BTreeMap::new();
+    if groups.values().all(|g| g.len() == 1) {
+        return idents_of;
+    }
+    let mut taken: BTreeSet<String> = groups.keys().map(|k| bare(k).to_string()).collect();
+    let mut fields: Vec<&mut syn::Field> = fields.named.iter_mut().collect();
+    for (ident, group) in groups.into_iter().filter(|(_, g)| g.len() > 1) {
+        let keeper = group
+            .iter()
+            .copied()
+            .find(|&i| serde_flag(&fields[i].attrs, "flatten"))
+            .or_else(|| {
+                group.iter().copied().find(|&i| {
+                    json_name(
+                        &fields[i].attrs,
+                        fields[i].ident.as_ref().expect("a named field"),
+                    ) == bare(&ident)
+                })
+            })
+            .unwrap_or(group[0]);
+        let mut next = 2;
+        let mut idents = Vec::new();
+        for &i in &group {
+            let old = fields[i].ident.clone().expect("a named field");
+            if i == keeper {
+                idents.push(old);
+                continue;
+            }
+            while taken.contains(&format!("{}_{next}", bare(&ident))) {
+                next += 1;
+            }
+            let new = format!("{}_{next}", bare(&ident));
+            taken.insert(new.clone());
+            let json = json_name(
+                &fields[i].attrs,
+                fields[i].ident.as_ref().expect("a named field"),
+            );
+            if !serde_flag(&fields[i].attrs, "rename") {
+                fields[i]
+                    .attrs
+                    .push(syn::parse_quote!(#[serde(rename = #json)]));
+            }
+            renamed.push((owner.to_string(), json, new.clone()));
+            let new = Ident::new(&new, old.span());
+            fields[i].ident = Some(new.clone());
+            idents.push(new);
+        }
+        idents_of.insert(ident, idents);
+    }
+    idents_of
+}
+
+/// Renames fields in the struct expressions and patterns of one type's `impl` block
+/// (`Self { .. }`, `Self::Variant { .. }`), the n-th use of a shared identifier becoming the
+/// n-th field's new one.
+struct Renamer<'a> {
+    owner: &'a str,
+    renames: &'a BTreeMap<(String, String), BTreeMap<String, Vec<Ident>>>,
+}
+
+impl Renamer<'_> {
+    fn idents(&self, path: &syn::Path) -> Option<&BTreeMap<String, Vec<Ident>>> {
+        let last = path.segments.last()?.ident.to_string();
+        self.renames.get(&(self.owner.to_string(), last))
+    }
+}
+
+/// Gives the n-th member named like a collision the n-th new identifier; `shorthand` turns
+/// `Self { a }` into `Self { a_2: a }` and is called for those.
+fn rename_members<'m>(
+    members: impl Iterator<Item = (&'m mut syn::Member, bool)>,
+    idents: &BTreeMap<String, Vec<Ident>>,
+    mut shorthand: impl FnMut(usize, Ident),
+) {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for (position, (member, short)) in members.enumerate() {
+        let syn::Member::Named(ident) = member else {
+            continue;
+        };
+        let key = ident.to_string();
+        let Some(new) = idents.get(&key) else {
+            continue;
+        };
+        let n = seen.entry(key).or_default();
+        if let Some(new) = new.get(*n) {
+            if short && new != ident {
+                shorthand(position, ident.clone());
+            }
+            *ident = new.clone();
+        }
+        *n += 1;
+    }
+}
+
+impl VisitMut for Renamer<'_> {
+    fn visit_expr_struct_mut(&mut self, expr: &mut syn::ExprStruct) {
+        if let Some(idents) = self.idents(&expr.path) {
+            let mut short = Vec::new();
+            rename_members(
+                expr.fields
+                    .iter_mut()
+                    .map(|f| (&mut f.member, f.colon_token.is_none())),
+                idents,
+                |position, old| short.push((position, old)),
+            );
+            for (position, old) in short {
+                let field = &mut expr.fields[position];
+                field.expr = syn::parse_quote!(#old);
+                field.colon_token = Some(Default::default());
+            }
+        }
+        visit_mut::visit_expr_struct_mut(self, expr);
+    }
+
+    fn visit_pat_struct_mut(&mut self, pat: &mut syn::PatStruct) {
+        if let Some(idents) = self.idents(&pat.path) {
+            let mut short = Vec::new();
+            rename_members(
+                pat.fields
+                    .iter_mut()
+                    .map(|f| (&mut f.member, f.colon_token.is_none())),
+                idents,
+                |position, old| short.push((position, old)),
+            );
+            for (position, old) in short {
+                let field = &mut pat.fields[position];
+                *field.pat = syn::parse_quote!(#old);
+                field.colon_token = Some(Default::default());
+            }
+        }
+        visit_mut::visit_pat_struct_mut(self, pat);
+    }
+}
+
+/// An identifier without its raw prefix (`r#type` is `type`).
+fn bare(ident: &str) -> &str {
+    ident.trim_start_matches("r#")
+}
+
+/// The JSON name of a field or variant: its `#[serde(rename = "...")]`, or its identifier.
+pub(crate) fn json_name(attrs: &[syn::Attribute], ident: &Ident) -> String {
+    let mut name = bare(&ident.to_string()).to_string();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                let value: syn::LitStr = meta.value()?.parse()?;
+                // A member marked nullable-optional is still named as written.
+                name = value
+                    .value()
+                    .trim_end_matches(NULLABLE_OPTIONAL)
+                    .to_string();
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+    }
+    name
+}
+
+/// Whether a `#[serde(...)]` attribute names `flag` (with or without a value).
+fn serde_flag(attrs: &[syn::Attribute], flag: &str) -> bool {
+    let mut found = false;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident(flag) {
+                found = true;
+            }
+            if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            }
+            Ok(())
+        });
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::ToTokens;
+
+    use super::*;
+
+    #[test]
+    fn colliding_fields_get_numbered_identifiers_and_keep_their_json_names() {
+        let mut file: syn::File = syn::parse_quote! {
+            pub struct T {
+                #[serde(rename = "foo-bar")]
+                pub foo_bar: i64,
+                pub foo_bar: String,
+                #[serde(rename = "foo\"bar")]
+                pub foo_bar: bool,
+                pub foo_bar_2: u8,
+                #[serde(rename = "@type")]
+                pub type_: String,
+                #[serde(flatten)]
+                pub extra: Map,
+                pub extra: i64,
+            }
+            impl ::std::default::Default for T {
+                fn default() -> Self {
+                    Self {
+                        foo_bar: 1,
+                        foo_bar: String::new(),
+                        foo_bar: true,
+                        foo_bar_2: 0,
+                        type_: String::new(),
+                        extra: Map::new(),
+                        extra,
+                    }
+                }
+            }
+        };
+        let renamed = distinct_fields(&mut file);
+        assert_eq!(
+            renamed,
+            [
+                ("T".into(), "extra".into(), "extra_2".into()),
+                ("T".into(), "foo-bar".into(), "foo_bar_3".into()),
+                ("T".into(), "foo\"bar".into(), "foo_bar_4".into()),
+            ]
+        );
+        let code = file.to_token_stream().to_string();
+        let expected: syn::File = syn::parse_quote! {
+            pub struct T {
+                #[serde(rename = "foo-bar")]
+                pub foo_bar_3: i64,
+                pub foo_bar: String,
+                #[serde(rename = "foo\"bar")]
+                pub foo_bar_4: bool,
+                pub foo_bar_2: u8,
+                #[serde(rename = "@type")]
+                pub type_: String,
+                #[serde(flatten)]
+                pub extra: Map,
+                #[serde(rename = "extra")]
+                pub extra_2: i64,
+            }
+            impl ::std::default::Default for T {
+                fn default() -> Self {
+                    Self {
+                        foo_bar_3: 1,
+                        foo_bar: String::new(),
+                        foo_bar_4: true,
+                        foo_bar_2: 0,
+                        type_: String::new(),
+                        extra: Map::new(),
+                        extra_2: extra,
+                    }
+                }
+            }
+        };
+        assert_eq!(code, expected.to_token_stream().to_string());
+    }
+
+    #[test]
+    fn struct_variants_are_renamed_too() {
+        let mut file: syn::File = syn::parse_quote! {
+            pub enum P {
+                Object {
+                    #[serde(rename = "a-b")]
+                    a_b: i64,
+                    #[serde(rename = "a\"b")]
+                    a_b: i64,
+                },
+                NotObject(NotObject),
+            }
+            impl P {
+                fn both(&self) -> i64 {
+                    match self {
+                        Self::Object { a_b: x, a_b: y } => x + y,
+                        Self::NotObject(_) => 0,
+                    }
+                }
+            }
+        };
+        let renamed = distinct_fields(&mut file);
+        assert_eq!(
+            renamed,
+            [("P::Object".into(), "a\"b".into(), "a_b_2".into())]
+        );
+        let expected: syn::File = syn::parse_quote! {
+            pub enum P {
+                Object {
+                    #[serde(rename = "a-b")]
+                    a_b: i64,
+                    #[serde(rename = "a\"b")]
+                    a_b_2: i64,
+                },
+                NotObject(NotObject),
+            }
+            impl P {
+                fn both(&self) -> i64 {
+                    match self {
+                        Self::Object { a_b: x, a_b_2: y } => x + y,
+                        Self::NotObject(_) => 0,
+                    }
+                }
+            }
+        };
+        assert_eq!(
+            file.to_token_stream().to_string(),
+            expected.to_token_stream().to_string()
+        );
+    }
+
+    #[test]
+    fn structs_without_collisions_are_left_alone() {
+        let mut file: syn::File = syn::parse_quote! {
+            pub struct T { pub a: i64, #[serde(rename = "a-b")] pub a_b: i64 }
+        };
+        let before = file.to_token_stream().to_string();
+        assert!(distinct_fields(&mut file).is_empty());
+        assert_eq!(file.to_token_stream().to_string(), before);
+    }
+}
