@@ -180,7 +180,7 @@ fn examples_test(tools: &[ToolItem]) -> TokenStream {
                         let typed: #ty = serde_json::from_value(example.clone()).unwrap_or_else(
                             |e| panic!("{}: the example does not deserialize into the generated type: {}", #at, e),
                         );
-                        let back = serde_json::to_value(&typed).unwrap();
+                        let back = serde_json::to_value(typed).unwrap();
                         assert!(
                             same(&example, &back),
                             "{}: the example does not round-trip through the generated type: {} became {}",

@@ -47,6 +47,7 @@ mod rewrite;
 mod round_trip;
 mod schema;
 mod types;
+mod variants;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

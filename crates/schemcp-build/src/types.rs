@@ -529,6 +529,7 @@ fn collect_members(
                 const_as_enum(&mut member.schema);
                 type_property_names(&mut member.schema);
                 split_mixed_enums(&mut member.schema);
+                crate::variants::name_variants(&mut member.schema);
                 if !keep_narrowing {
                     drop_narrowing(&mut member.schema);
                 }
@@ -1589,6 +1590,7 @@ impl Plan<'_> {
         // Only the final conversion is rendered: `to_stream` is the costliest step for a large
         // set.
         let mut file = parse_file(guarded(|| Ok(converted.space.to_stream()))?)?;
+        crate::variants::restore_values(&mut file)?;
         crate::fields::distinct_fields(&mut file);
         unique_members(&file)?;
         Ok((converted, file))
@@ -1619,6 +1621,7 @@ impl Plan<'_> {
         // Rendering can panic too (typify finalizes lazily in places).
         let tokens = guarded(|| Ok(space.to_stream()))?;
         let mut file = parse_file(tokens)?;
+        crate::variants::restore_values(&mut file)?;
         crate::fields::distinct_fields(&mut file);
         unique_members(&file)
     }

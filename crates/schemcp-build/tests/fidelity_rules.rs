@@ -418,3 +418,28 @@ fn a_definition_without_a_unique_name_is_reported_at_its_pointer() {
     );
     assert!(code.contains("serde_json::Value"), "{code}");
 }
+
+#[test]
+fn enum_values_typify_would_name_alike_get_spelled_out_variants() {
+    // typify 0.8 panics on these ("Failed to make unique variant names"): all four are `X`.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": {
+            "op": { "type": "string", "enum": ["+", "-", "*", "/"], "default": "*" },
+            "method": { "enum": ["GET", "get"] }
+        }
+    }))
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    for expected in [
+        "#[serde(rename = \"+\")]\n    Plus,",
+        "#[serde(rename = \"/\")]\n    Slash,",
+        "\"-\" => Ok(Self::Minus),",
+        "Self::Star => f.write_str(\"*\"),",
+        "#[serde(rename = \"get\")]\n    Get2,",
+        "super::TOutputOp::Star",
+    ] {
+        assert!(code.contains(expected), "{expected} in {code}");
+    }
+    assert!(!code.contains('\u{e000}'), "{code}");
+}

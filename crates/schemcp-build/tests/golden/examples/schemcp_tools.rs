@@ -220,6 +220,96 @@ for AcceptsOtherKindsInputWhere {
 pub struct Base {
     pub id: ::std::string::String,
 }
+///`CalculateInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct CalculateInput {
+    pub a: f64,
+    pub b: f64,
+    #[serde(default = "defaults::calculate_input_op")]
+    pub op: CalculateInputOp,
+}
+///`CalculateInputOp`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum CalculateInputOp {
+    #[serde(rename = "+")]
+    Plus,
+    #[serde(rename = "-")]
+    Minus,
+    #[serde(rename = "*")]
+    Star,
+    #[serde(rename = "/")]
+    Slash,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for CalculateInputOp {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Plus => f.write_str("+"),
+            Self::Minus => f.write_str("-"),
+            Self::Star => f.write_str("*"),
+            Self::Slash => f.write_str("/"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for CalculateInputOp {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "+" => Ok(Self::Plus),
+            "-" => Ok(Self::Minus),
+            "*" => Ok(Self::Star),
+            "/" => Ok(Self::Slash),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for CalculateInputOp {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for CalculateInputOp {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::default::Default for CalculateInputOp {
+    fn default() -> Self {
+        CalculateInputOp::Plus
+    }
+}
 ///`ChoosesShapeInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -762,6 +852,13 @@ impl ::std::convert::From<::std::option::Option<StationValue>> for Station {
 pub struct StationValue {
     pub name: ::std::string::String,
 }
+/// Generation of default values for serde.
+#[allow(dead_code, clippy::all)]
+pub mod defaults {
+    pub(super) fn calculate_input_op() -> super::CalculateInputOp {
+        super::CalculateInputOp::Plus
+    }
+}
 /// Error types.
 #[allow(dead_code, clippy::all)]
 pub mod error {
@@ -804,6 +901,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
     fn accepts_other_kinds(
         &self,
         input: AcceptsOtherKindsInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
+    /// Enum values typify 0.8 names alike (all four operators would be `X`) get variants spelled out from their characters, and keep their values on the wire.
+    fn calculate(
+        &self,
+        input: CalculateInput,
         cx: &::schemcp_runtime::ToolContext,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
@@ -913,34 +1021,41 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 1 => {
+                    let input: CalculateInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::calculate(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                2 => {
                     let input: ChoosesShapeInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::chooses_shape(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                2 => {
+                3 => {
                     let input: ForecastInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::forecast(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                3 => {
+                4 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                4 => {
+                5 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                5 => {
+                6 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -948,14 +1063,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                6 => {
+                7 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                7 => {
+                8 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -1020,7 +1135,7 @@ pub(crate) mod schemcp_examples {
                         "tool `accepts_other_kinds` /inputSchema/examples/0", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1036,7 +1151,7 @@ pub(crate) mod schemcp_examples {
                         "tool `accepts_other_kinds` /inputSchema/examples/1", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1055,7 +1170,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1075,7 +1190,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1095,7 +1210,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1115,7 +1230,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1135,7 +1250,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1155,7 +1270,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1175,7 +1290,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1195,7 +1310,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1215,7 +1330,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1235,7 +1350,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1255,7 +1370,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1275,7 +1390,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1295,12 +1410,62 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `accepts_other_kinds` /inputSchema/properties/count/examples/3",
                 example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"a\":1.5,\"b\":2,\"op\":\"*\"}")
+                .unwrap();
+            let typed: CalculateInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `calculate` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `calculate` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"a\":1,\"b\":2,\"op\":\"-\"}")
+                .unwrap();
+            let typed: CalculateInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `calculate` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `calculate` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("\"/\"").unwrap();
+            let typed: CalculateInputOp = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `calculate` /inputSchema/properties/op/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `calculate` /inputSchema/properties/op/examples/0", example, back
             );
         }
         {
@@ -1313,7 +1478,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1331,7 +1496,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1349,7 +1514,7 @@ pub(crate) mod schemcp_examples {
                         "tool `forecast` /inputSchema/examples/0", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1365,7 +1530,7 @@ pub(crate) mod schemcp_examples {
                         "tool `forecast` /inputSchema/examples/1", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1381,7 +1546,7 @@ pub(crate) mod schemcp_examples {
                         "tool `forecast` /inputSchema/properties/city/examples/0", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1397,7 +1562,7 @@ pub(crate) mod schemcp_examples {
                         "tool `forecast` /outputSchema/examples/0", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1416,7 +1581,7 @@ pub(crate) mod schemcp_examples {
                         "tool `forecast` /outputSchema/examples/1", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1435,7 +1600,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_members` /inputSchema/examples/0", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1454,7 +1619,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_members` /inputSchema/examples/1", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1470,7 +1635,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_members` /inputSchema/examples/2", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1489,7 +1654,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_names` /inputSchema/examples/0", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1508,7 +1673,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_names` /inputSchema/examples/1", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1527,7 +1692,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_names` /inputSchema/examples/2", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1548,7 +1713,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_nullable_definitions` /inputSchema/examples/0", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1570,7 +1735,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_nullable_definitions` /inputSchema/examples/1", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1589,7 +1754,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_nullable_definitions` /inputSchema/examples/2", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1607,7 +1772,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1625,7 +1790,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1643,7 +1808,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1661,7 +1826,7 @@ pub(crate) mod schemcp_examples {
                         e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1678,7 +1843,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_positions` /inputSchema/examples/0", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1695,7 +1860,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_positions` /inputSchema/examples/1", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1714,7 +1879,7 @@ pub(crate) mod schemcp_examples {
                         "tool `keeps_positions` /inputSchema/examples/2", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1733,7 +1898,7 @@ pub(crate) mod schemcp_examples {
                         "tool `lossy` /inputSchema/examples/0", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
@@ -1750,7 +1915,7 @@ pub(crate) mod schemcp_examples {
                         "tool `lossy` /inputSchema/examples/1", e
                     )
                 });
-            let back = serde_json::to_value(&typed).unwrap();
+            let back = serde_json::to_value(typed).unwrap();
             assert!(
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
