@@ -8,7 +8,9 @@ use serde_json::{Value, json};
 use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS};
 
 use crate::names::pascal;
-use crate::schema::{Children, children, escape, for_each_child_mut, for_each_subschema};
+use crate::schema::{
+    Children, children, escape, for_each_child_mut, for_each_subschema, open_branch,
+};
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
 /// the generator converts (the served schema, which the runtime validates, keeps it).
@@ -496,6 +498,29 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
 fn in_place(keyword: &str) -> bool {
     IN_PLACE_APPLICATORS.contains(&keyword)
         || matches!(keyword, "$ref" | "$dynamicRef" | "$recursiveRef")
+}
+
+/// Rewrites an `anyOf` with a branch that leaves its kind open (no `type`, `$ref`, `enum` or
+/// `const`) to a `oneOf`, in the copy of a schema the generator converts, where no `oneOf`
+/// stands beside it. typify makes such an `anyOf` a struct of optional flattened parts, which
+/// only objects fit; as a `oneOf` it is an untagged enum with one variant per branch (an open
+/// branch typed as its kind or any other kind of value, see `types::untyped`). Every value
+/// valid for the `anyOf` is valid for a branch, so one of the variants holds it; serde takes
+/// the first variant that reads it, and the generated types keep what they read (unknown
+/// members in a map), so the value comes back as sent. Validation still reads the `anyOf`.
+pub(crate) fn open_any_of_as_one_of(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut open_any_of_as_one_of);
+    let open = object
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .is_some_and(|branches| branches.iter().any(open_branch));
+    if open && !object.contains_key("oneOf") {
+        let branches = object.shift_remove("anyOf").expect("an `anyOf`");
+        object.insert("oneOf".into(), branches);
+    }
 }
 
 /// Rewrites `unevaluatedProperties` and `unevaluatedItems` (in the copy of a schema the

@@ -243,6 +243,17 @@ const TYPED_KEYWORDS: [(&str, &[&str]); 4] = [
 /// (`$ref` beside `properties` is split into an `allOf` by [`split_ref_siblings`]). Returns
 /// `(pointer, why)`. `typed_ref` says whether a `$ref` names a definition with a `type` (or an
 /// `enum` or `const`), which then says the kind of an `allOf` it is a branch of.
+/// Whether an `anyOf` branch leaves its kind of value open: no `type`, `$ref`, `enum` or
+/// `const` (or a boolean schema).
+pub(crate) fn open_branch(branch: &Value) -> bool {
+    match branch {
+        Value::Object(b) => !["type", "$ref", "enum", "const"]
+            .iter()
+            .any(|k| b.contains_key(*k)),
+        _ => true,
+    }
+}
+
 pub(crate) fn untyped_subschemas(
     schema: &Value,
     pointer: &str,
@@ -298,22 +309,18 @@ pub(crate) fn untyped_subschemas(
             }
         }
         // typify turns `anyOf` into a struct of optional flattened parts, which only objects
-        // fit; a branch that does not say what it is may be a number or a string.
-        if let Some(Value::Array(branches)) = object.get("anyOf") {
-            let open = branches.iter().any(|b| match b {
-                Value::Object(b) => !["type", "$ref", "enum", "const"]
-                    .iter()
-                    .any(|k| b.contains_key(*k)),
-                _ => true,
-            });
-            if open {
-                out.push((
-                    pointer.to_string(),
-                    "this `anyOf` has a branch without a `type`; typify would make it a struct \
-                     that only objects fit"
-                        .into(),
-                ));
-            }
+        // fit; a branch that does not say what it is may be a number or a string. Without a
+        // `oneOf` beside it, the generator types it as one (`normalize::open_any_of_as_one_of`).
+        if let Some(Value::Array(branches)) = object.get("anyOf")
+            && branches.iter().any(open_branch)
+            && object.contains_key("oneOf")
+        {
+            out.push((
+                pointer.to_string(),
+                "this `anyOf` has a branch without a `type` and a `oneOf` beside it; typify \
+                 would make it a struct that only objects fit"
+                    .into(),
+            ));
         }
         for (keyword, value) in object {
             if skip_defs && (keyword == "$defs" || keyword == "definitions") {

@@ -31,9 +31,9 @@ use crate::names::pascal;
 use crate::normalize::{
     closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
     finish_tuples, has_unevaluated, integral_counts, name_after_parent, name_nullable_root,
-    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
-    settle_boolean_branches, settle_unevaluated, split_mixed_enums, split_nullable_definition,
-    split_ref_siblings, type_property_names,
+    open_any_of_as_one_of, open_pattern_properties, open_tuples, prefix_items_refusal,
+    runtime_type, settle_boolean_branches, settle_unevaluated, split_mixed_enums,
+    split_nullable_definition, split_ref_siblings, type_property_names,
 };
 use crate::schema::{
     canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema,
@@ -540,6 +540,7 @@ fn collect_members(
                 untyped(member, &typed_defs, t, fallback, warnings, &mut problems);
                 // After `untyped`, whose diagnostics name the keywords as written.
                 settle_unevaluated(&mut member.schema);
+                open_any_of_as_one_of(&mut member.schema);
                 split_ref_siblings(&mut member.schema);
                 open_pattern_properties(&mut member.schema);
                 open_tuples(&mut member.schema);

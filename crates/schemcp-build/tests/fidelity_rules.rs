@@ -69,8 +69,31 @@ fn untyped_keywords_are_an_exact_enum_an_error_or_an_explicit_value() {
     assert!(code.contains("serde_json::Value"), "{code}");
     // A type on the schema it is combined with is enough.
     strict(json!({ "type": "string", "allOf": [{ "maxLength": 2 }] })).unwrap();
-    // typify makes `anyOf` a struct of optional parts: a branch without a type is refused.
-    let errors = strict(json!({ "anyOf": [{ "type": "integer" }, { "minimum": 2 }] })).unwrap_err();
+    // typify makes `anyOf` a struct of optional parts, which only objects fit: one with a
+    // branch that leaves its kind open is typed as the `oneOf` it can be, a variant per branch.
+    let (code, warnings) =
+        strict(json!({ "anyOf": [{ "type": "integer" }, { "minimum": 2 }] })).unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("/outputSchema/anyOf/1 [other-kinds]"),
+        "{warnings:?}"
+    );
+    let start = code.find("pub enum TOutput ").expect("the enum");
+    let output = &code[start..start + code[start..].find("\n}").unwrap()];
+    assert!(
+        output.contains("Variant0(i64),") && code.contains("#[serde(untagged)]"),
+        "{code}"
+    );
+    assert!(
+        code.contains("Number(::schemcp_runtime::other_kinds::Number)"),
+        "{code}"
+    );
+    // Beside a `oneOf` it is still refused.
+    let errors = strict(json!({
+        "anyOf": [{ "type": "integer" }, { "minimum": 2 }],
+        "oneOf": [{ "type": "integer" }, { "type": "number" }]
+    }))
+    .unwrap_err();
     assert!(
         errors
             .iter()

@@ -1244,8 +1244,9 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          `false` they amount to. Keywords that only ever reject values (`if`/`then`/`else`, \
          `contains`, `dependentRequired`, `dependentSchemas`, an `anyOf` of `required` lists) \
          are left to validation, as `minLength` is, unless an `unevaluated*` keyword could see \
-         what they evaluate. Everything else (`unevaluated*` beside applicators, open `anyOf` \
-         branches, references to other documents) stays \
+         what they evaluate. An `anyOf` with a branch that leaves its kind open is typed as a \
+         `oneOf`, a variant per branch. Everything else (`unevaluated*` beside applicators, \
+         references to other documents) stays \
          `serde_json::Value` with a warning (or, without the opt-in, is refused), and \
          validation does the rejecting. Optional members keep what was sent: an empty array \
          or map is `Some` of an empty `Vec` or map (typify's own output skips it), and a \
