@@ -541,9 +541,13 @@ pub(crate) fn settle_unevaluated(schema: &mut Value) {
     };
     for_each_child_mut(object, &mut settle_unevaluated);
     if object.keys().any(|k| in_place(k)) {
-        if object
-            .get("unevaluatedProperties")
-            .is_some_and(|rest| rest.is_object() && *rest != json!({}))
+        // Beside `anyOf`, `false` keeps the members of every branch that matched, and typify
+        // makes a variant per branch: the first that reads the value would drop the others'.
+        let open_rest = |rest: &Value| {
+            rest.is_object() && *rest != json!({})
+                || *rest == json!(false) && object.contains_key("anyOf")
+        };
+        if object.get("unevaluatedProperties").is_some_and(open_rest)
             && !object.contains_key("additionalProperties")
         {
             object.shift_remove("unevaluatedProperties");

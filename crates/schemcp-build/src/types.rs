@@ -890,7 +890,7 @@ fn untyped(
     let typed_branches: Vec<String> = plan
         .iter()
         .filter(|(_, _, kind)| *kind == Some("object"))
-        .map(|(p, _, _)| format!("{p}/allOf/"))
+        .flat_map(|(p, _, _)| ["allOf", "anyOf", "oneOf"].map(|k| format!("{p}/{k}/")))
         .collect();
     plan.retain(|(pointer, _, _)| {
         !typed_branches.iter().any(|b| {
@@ -1108,11 +1108,13 @@ fn other_than(target: &Value) -> Option<&'static str> {
             .all(|k| NEUTRAL.contains(&k.as_str()) || OBJECT.contains(&k.as_str()))
             && names_ok(object)
     };
-    // An `allOf` of schemas with object keywords only says nothing about other kinds either:
-    // for an object every branch applies (typify merges them into one struct), and any other
-    // kind of value passes them all. Branches only declare members: one that evaluates the
-    // rest (`additionalProperties`, `patternProperties`, `unevaluatedProperties`) would let
-    // members through that the merged struct drops.
+    // An `allOf`, `anyOf` or `oneOf` of schemas with object keywords only: any other kind of
+    // value passes every branch, so the `NotObject` side holds every valid one (a `oneOf` of
+    // two such branches rejects them all, which validation enforces). typify merges `allOf`
+    // branches into one struct, and makes a variant per branch of the others. Branches only
+    // declare members: one that evaluates the rest (`additionalProperties`,
+    // `patternProperties`, `unevaluatedProperties`) would let members through that the
+    // struct drops.
     const DECLARING: [&str; 5] = [
         "properties",
         "required",
@@ -1126,13 +1128,21 @@ fn other_than(target: &Value) -> Option<&'static str> {
             .all(|k| NEUTRAL.contains(&k.as_str()) || DECLARING.contains(&k.as_str()))
             && names_ok(branch)
     };
-    let object_branches = object
-        .get("allOf")
-        .and_then(Value::as_array)
-        .is_some_and(|b| !b.is_empty() && b.iter().all(|b| b.as_object().is_some_and(declaring)));
+    let applicators: Vec<&str> = ["allOf", "anyOf", "oneOf"]
+        .into_iter()
+        .filter(|k| object.contains_key(*k))
+        .collect();
+    let object_branches = !applicators.is_empty()
+        && applicators.iter().all(|k| {
+            object.get(*k).and_then(Value::as_array).is_some_and(|b| {
+                !b.is_empty() && b.iter().all(|b| b.as_object().is_some_and(declaring))
+            })
+        });
     let mut own = object.clone();
     if object_branches {
-        own.shift_remove("allOf");
+        for k in &applicators {
+            own.shift_remove(*k);
+        }
     }
     if object_only(&own) && (object_branches || OBJECT.iter().any(|k| own.contains_key(*k))) {
         Some("object")

@@ -223,6 +223,24 @@ fn an_all_of_of_member_declarations_without_type_is_one_struct_or_another_kind()
             && p.contains("NotObject(::schemcp_runtime::other_kinds::NotObject),"),
         "{code}"
     );
+    // Likewise `anyOf` and `oneOf`: a variant per branch.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": { "p": {
+            "properties": { "a": { "type": "string" } },
+            "anyOf": [{ "required": ["a"] }, { "properties": { "b": { "type": "integer" } } }]
+        } }
+    }))
+    .unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("/outputSchema/properties/p [other-kinds]"),
+        "{warnings:?}"
+    );
+    assert!(
+        code.contains("NotObject(::schemcp_runtime::other_kinds::NotObject),"),
+        "{code}"
+    );
     // A branch that lets undeclared members through (`additionalProperties`) is not merged:
     // the struct would drop them.
     let errors = strict(json!({

@@ -1231,8 +1231,9 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          that suggests the `type` the author may have meant: an object that breaks \
          `additionalProperties: false` or a string shorter than `minLength` is rejected by the \
          type while `12` still fits. These count as *typed* (nothing in them falls back to \
-         `serde_json::Value`), and the row below *groups typed* counts them. An `allOf` whose \
-         branches only declare members is merged into that struct; as a branch of any other \
+         `serde_json::Value`), and the row below *groups typed* counts them. An `allOf`, `anyOf` \
+         or `oneOf` whose branches only declare members is typed with that object; as a branch \
+         of any other \
          `allOf` (which typify merges with its siblings into a type that no longer says what a \
          member holds) the same split is *degraded*. Members matching `patternProperties` are \
          kept in a map beside the typed ones, string annotations (`format`, `content*`) leave \

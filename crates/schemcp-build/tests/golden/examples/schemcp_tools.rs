@@ -364,6 +364,258 @@ pub struct ForecastInput {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub days: ::std::option::Option<::std::num::NonZeroU64>,
 }
+///`KeepsAnyOfMembersInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsAnyOfMembersInput {
+    Variant0 {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        city: ::std::option::Option<::std::string::String>,
+        zip: KeepsAnyOfMembersInputVariant0Zip,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+    Variant1 {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        city: ::std::option::Option<::std::string::String>,
+        region: ::std::string::String,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+}
+///`KeepsAnyOfMembersInputVariant0Zip`
+#[derive(
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsAnyOfMembersInputVariant0Zip(::std::string::String);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for KeepsAnyOfMembersInputVariant0Zip {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<KeepsAnyOfMembersInputVariant0Zip> for ::std::string::String {
+    fn from(value: KeepsAnyOfMembersInputVariant0Zip) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsAnyOfMembersInputVariant0Zip {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<
+            ::schemcp_runtime::__private::regress::Regex,
+        > = ::std::sync::LazyLock::new(|| {
+            ::schemcp_runtime::__private::regress::Regex::new("^[0-9]{5}$").unwrap()
+        });
+        if PATTERN.find(value).is_none() {
+            return Err("doesn't match pattern \"^[0-9]{5}$\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsAnyOfMembersInputVariant0Zip {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String>
+for KeepsAnyOfMembersInputVariant0Zip {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsAnyOfMembersInputVariant0Zip {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::schemcp_runtime::__private::serde::de::Error>::custom(
+                    e.to_string(),
+                )
+            })
+    }
+}
+///`KeepsAnyOfMembersOutput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsAnyOfMembersOutput {
+    Object(KeepsAnyOfMembersOutputObject),
+    NotObject(::schemcp_runtime::other_kinds::NotObject),
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<KeepsAnyOfMembersOutputObject> for KeepsAnyOfMembersOutput {
+    fn from(value: KeepsAnyOfMembersOutputObject) -> Self {
+        Self::Object(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::schemcp_runtime::other_kinds::NotObject>
+for KeepsAnyOfMembersOutput {
+    fn from(value: ::schemcp_runtime::other_kinds::NotObject) -> Self {
+        Self::NotObject(value)
+    }
+}
+///`KeepsAnyOfMembersOutputObject`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsAnyOfMembersOutputObject {
+    Variant0 {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        city: ::std::option::Option<::std::string::String>,
+        zip: KeepsAnyOfMembersOutputObjectVariant0Zip,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+    Variant1 {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        city: ::std::option::Option<::std::string::String>,
+        region: ::std::string::String,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+}
+///`KeepsAnyOfMembersOutputObjectVariant0Zip`
+#[derive(
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsAnyOfMembersOutputObjectVariant0Zip(::std::string::String);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for KeepsAnyOfMembersOutputObjectVariant0Zip {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<KeepsAnyOfMembersOutputObjectVariant0Zip>
+for ::std::string::String {
+    fn from(value: KeepsAnyOfMembersOutputObjectVariant0Zip) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsAnyOfMembersOutputObjectVariant0Zip {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<
+            ::schemcp_runtime::__private::regress::Regex,
+        > = ::std::sync::LazyLock::new(|| {
+            ::schemcp_runtime::__private::regress::Regex::new("^[0-9]{5}$").unwrap()
+        });
+        if PATTERN.find(value).is_none() {
+            return Err("doesn't match pattern \"^[0-9]{5}$\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsAnyOfMembersOutputObjectVariant0Zip {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String>
+for KeepsAnyOfMembersOutputObjectVariant0Zip {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsAnyOfMembersOutputObjectVariant0Zip {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::schemcp_runtime::__private::serde::de::Error>::custom(
+                    e.to_string(),
+                )
+            })
+    }
+}
 ///`KeepsMembersInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -938,6 +1190,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<Forecast, ::schemcp_runtime::ToolError>,
     > + ::std::marker::Send;
+    /// An `anyOf` of member declarations beside `unevaluatedProperties: false`: a value both branches match keeps the members of both, though the enum variant that reads it declares one.
+    fn keeps_any_of_members(
+        &self,
+        input: KeepsAnyOfMembersInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            KeepsAnyOfMembersOutput,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// Optional members that are empty, null or absent, and members that match a pattern, come back as they were sent.
     fn keeps_members(
         &self,
@@ -1042,20 +1305,27 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::schemcp_runtime::Returned::structured(&output)
                 }
                 4 => {
+                    let input: KeepsAnyOfMembersInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_any_of_members(&self.0, input, cx).await?;
+                    ::schemcp_runtime::Returned::structured(&output)
+                }
+                5 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                5 => {
+                6 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                6 => {
+                7 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -1063,14 +1333,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                7 => {
+                8 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                8 => {
+                9 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -1586,6 +1856,76 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `forecast` /outputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"city\":\"x\",\"zip\":\"12345\",\"region\":\"north\"}",
+                )
+                .unwrap();
+            let typed: KeepsAnyOfMembersInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_any_of_members` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_any_of_members` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"region\":\"north\"}").unwrap();
+            let typed: KeepsAnyOfMembersInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_any_of_members` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_any_of_members` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"city\":\"x\",\"zip\":\"12345\",\"region\":\"north\"}",
+                )
+                .unwrap();
+            let typed: KeepsAnyOfMembersOutput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_any_of_members` /outputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_any_of_members` /outputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("12").unwrap();
+            let typed: KeepsAnyOfMembersOutput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_any_of_members` /outputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_any_of_members` /outputSchema/examples/1", example, back
             );
         }
         {
