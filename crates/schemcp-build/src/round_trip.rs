@@ -13,13 +13,12 @@ use std::collections::{BTreeSet, HashMap};
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use schemcp_contract::keywords::IN_PLACE_APPLICATORS;
 use serde_json::Value;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::emit::{Return, ToolItem};
 use crate::optional::{SerdeOption, option_inner, serde_options_of};
-use schemcp_contract::keywords::IN_PLACE_APPLICATORS;
-
 use crate::schema::{Children, children, escape, for_each_subschema};
 use crate::types::Problem;
 
