@@ -299,18 +299,35 @@ fn inline_enum_named_like_a_definition_is_not_merged() {
     );
 }
 
+/// typify names an inline type after its title and reuses the first type of a name for the
+/// next: inline schemas that share a title but differ get names qualified by their holder.
 #[test]
-fn inline_titles_that_disagree_are_an_error() {
-    let input = object(json!({
+fn inline_titles_that_disagree_get_qualified_names() {
+    let mut input = object(json!({
         "a": { "title": "Unit", "type": "string", "enum": ["c", "f"] },
-        "b": { "title": "Unit", "type": "string", "enum": ["m", "s"] }
+        "b": { "title": "Unit", "type": "string", "enum": ["m", "s"] },
+        "c": { "title": "Unit", "type": "string", "enum": ["c", "f"] },
+        "d": { "$ref": "#/$defs/Other" }
     }));
-    let errors = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
-    assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(
-        errors[0].starts_with("t /inputSchema/properties/b [type-name-collision]"),
-        "{errors:?}"
-    );
+    input["$defs"] = json!({ "Other": { "type": "object", "properties": {
+        "u": { "title": "Unit", "type": "integer", "enum": [1, 2] }
+    } } });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // `a` and `c` are the same schema: one type.
+    for (field, ty) in [
+        ("a", "TInputUnit,"),
+        ("b", "TInputUnit2,"),
+        ("c", "TInputUnit,"),
+        ("u", "::std::option::Option<OtherUnit>,"),
+    ] {
+        assert!(
+            code.contains(&format!("pub {field}: {ty}")),
+            "{field}: {ty} in {code}"
+        );
+    }
+    assert!(has(item(&code, "enum", "TInputUnit"), "F,"), "{code}");
+    assert!(has(item(&code, "enum", "TInputUnit2"), "S,"), "{code}");
 }
 
 /// Each case: a schema typify cannot handle, and the pointer the error must name.

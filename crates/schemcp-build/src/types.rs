@@ -179,7 +179,7 @@ pub(crate) fn generate(
         class.members.push(m);
         class.is_def |= member.def_key.is_some();
     }
-    check_titled_inline(&members, tools)?;
+    qualify_titles(&mut members);
     // After every check that reports pointers into the schemas: the marks rename members.
     mark_nullable(&mut members);
 
@@ -1261,9 +1261,17 @@ fn classes(members: &[Member]) -> Vec<usize> {
 
 /// Inline schemas with a `title` are named by typify after that title; two different ones with
 /// the same title would silently become one type.
-fn check_titled_inline(members: &[Member], tools: &[ToolSchemas<'_>]) -> Result<(), Vec<Problem>> {
-    let mut seen: BTreeMap<String, (String, usize, String)> = BTreeMap::new();
-    let mut problems = Vec::new();
+/// Gives inline schemas that share a title but differ (pydantic titles a discriminated union's
+/// tag `Pet Type` in every variant, `{"const": "cat"}` in one and `{"const": "dog"}` in
+/// another) names of their own, in the copy typify converts: the title qualified by the type
+/// that holds it (`CatPetType`, `DogPetType`), numbered where that is still not enough.
+/// typify names an inline type after its title and silently reuses the first type of a name
+/// for the next, which would give the second schema the first one's type.
+fn qualify_titles(members: &mut [Member]) {
+    // Where one content stands: (member, pointer).
+    type Places = Vec<(usize, String)>;
+    // pascal title -> its distinct contents, each with its places
+    let mut by_name: BTreeMap<String, Vec<(String, Places)>> = BTreeMap::new();
     for (m, member) in members.iter().enumerate() {
         for_each_subschema(
             &member.schema,
@@ -1277,31 +1285,35 @@ fn check_titled_inline(members: &[Member], tools: &[ToolSchemas<'_>]) -> Result<
                     return;
                 };
                 let content = canonical(&Value::Object(object.clone()));
-                let name = pascal(title);
-                match seen.get(&name) {
-                Some((other, at, at_pointer)) if *other != content => problems.push(Problem {
-                    tool: Some(member.tool),
-                    pointer: pointer.to_string(),
-                    code: "type-name-collision",
-                    message: format!(
-                        "this schema and the one at `{at_pointer}` of tool `{}` are both titled \
-                         `{title}` but differ; both would become the Rust type `{name}`",
-                        tools[members[*at].tool].name
-                    ),
-                    help: Some("give them different titles, or move the shared schema into `$defs`".into()),
-                }),
-                Some(_) => {}
-                None => {
-                    seen.insert(name, (content, m, pointer.to_string()));
+                let contents = by_name.entry(pascal(title)).or_default();
+                match contents.iter_mut().find(|(c, _)| *c == content) {
+                    Some((_, places)) => places.push((m, pointer.to_string())),
+                    None => contents.push((content, vec![(m, pointer.to_string())])),
                 }
-            }
             },
         );
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(problems)
+    let taken: BTreeSet<String> = by_name.keys().cloned().collect();
+    let mut given = BTreeSet::new();
+    for (name, contents) in by_name.into_iter().filter(|(_, c)| c.len() > 1) {
+        for (_, places) in contents {
+            let holder = &members[places[0].0].name;
+            let base = format!("{holder}{name}");
+            let title = (1..)
+                .map(|n| match n {
+                    1 => base.clone(),
+                    n => format!("{base}{n}"),
+                })
+                .find(|t| !taken.contains(t) && !given.contains(t))
+                .expect("an unused name");
+            given.insert(title.clone());
+            for (m, pointer) in places {
+                let relative = &pointer[members[m].pointer.len()..];
+                if let Some(Value::Object(object)) = members[m].schema.pointer_mut(relative) {
+                    object.insert("title".into(), Value::String(title.clone()));
+                }
+            }
+        }
     }
 }
 

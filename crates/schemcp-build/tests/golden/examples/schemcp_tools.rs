@@ -208,6 +208,24 @@ for AcceptsOtherKindsInputWhere {
         Self::NotObject(value)
     }
 }
+///`AdoptPetInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct AdoptPetInput {
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub note: ::std::option::Option<::std::option::Option<::std::string::String>>,
+    pub pet: Pet,
+}
 ///`Base`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -310,6 +328,76 @@ impl ::std::default::Default for CalculateInputOp {
         CalculateInputOp::Plus
     }
 }
+///`Cat`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct Cat {
+    pub meows: i64,
+    pub pet_type: CatPetType,
+}
+///`CatPetType`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum CatPetType {
+    #[serde(rename = "cat")]
+    Cat,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for CatPetType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Cat => f.write_str("cat"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for CatPetType {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "cat" => Ok(Self::Cat),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for CatPetType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for CatPetType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`ChoosesShapeInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -335,6 +423,76 @@ pub struct ChoosesShapeInput {
 pub enum ChoosesShapeInputShape {
     Circle { r: f64 },
     Rect { h: f64, w: f64 },
+}
+///`Dog`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct Dog {
+    pub barks: f64,
+    pub pet_type: DogPetType,
+}
+///`DogPetType`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum DogPetType {
+    #[serde(rename = "dog")]
+    Dog,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for DogPetType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Dog => f.write_str("dog"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for DogPetType {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "dog" => Ok(Self::Dog),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for DogPetType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for DogPetType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
 }
 ///`Forecast`
 #[derive(
@@ -1061,6 +1219,32 @@ impl ::std::convert::From<::schemcp_runtime::__private::serde_json::Value> for N
         Self(value)
     }
 }
+///`Pet`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum Pet {
+    Cat(Cat),
+    Dog(Dog),
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<Cat> for Pet {
+    fn from(value: Cat) -> Self {
+        Self::Cat(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<Dog> for Pet {
+    fn from(value: Dog) -> Self {
+        Self::Dog(value)
+    }
+}
 ///`Station`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -1153,6 +1337,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
     fn accepts_other_kinds(
         &self,
         input: AcceptsOtherKindsInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
+    /// A schema as pydantic writes it: a discriminated union whose variants each title their tag `Pet Type`, optional members as `anyOf` with `null`, titles on every member.
+    fn adopt_pet(
+        &self,
+        input: AdoptPetInput,
         cx: &::schemcp_runtime::ToolContext,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
@@ -1284,48 +1479,55 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 1 => {
+                    let input: AdoptPetInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::adopt_pet(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                2 => {
                     let input: CalculateInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::calculate(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                2 => {
+                3 => {
                     let input: ChoosesShapeInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::chooses_shape(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                3 => {
+                4 => {
                     let input: ForecastInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::forecast(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                4 => {
+                5 => {
                     let input: KeepsAnyOfMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_any_of_members(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                5 => {
+                6 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                6 => {
+                7 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                7 => {
+                8 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -1333,14 +1535,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                8 => {
+                9 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                9 => {
+                10 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -1686,6 +1888,44 @@ pub(crate) mod schemcp_examples {
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `accepts_other_kinds` /inputSchema/properties/count/examples/3",
                 example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"pet\":{\"pet_type\":\"cat\",\"meows\":3}}",
+                )
+                .unwrap();
+            let typed: AdoptPetInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `adopt_pet` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `adopt_pet` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"pet\":{\"pet_type\":\"dog\",\"barks\":2.5},\"note\":null}",
+                )
+                .unwrap();
+            let typed: AdoptPetInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `adopt_pet` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `adopt_pet` /inputSchema/examples/1", example, back
             );
         }
         {
