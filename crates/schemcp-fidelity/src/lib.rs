@@ -1219,7 +1219,13 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          `not: {{anyOf: [true, ...]}}` as a type with no values. The generator now drops every \
          `not` typify cannot read exactly (anything but `true`/`false`/`{{}}` and `enum`/`const` \
          lists) from the schema it types; `not` only ever rejects, so the type accepts more, \
-         never less, and validation enforces it.\n\n\
+         never less, and validation enforces it.\n\
+         - **names typify makes alike** (`properties with escaped characters`, `required with \
+         escaped characters`, `enum with escaped characters`): typify gives `foo\\nbar` and \
+         `foo\\\"bar` the same field name (the code does not compile) and the same variant name \
+         (it panics). The generator numbers the fields (`foo_bar_2`, with a `rename` keeping the \
+         member's name) and spells out the variants' characters (`FooNewlineBar`, \
+         `FooQuoteBar`).\n\n\
          ## Schemas that leave the kind of value open, and why *strict* is below typify's\n\n\
          Most suite schemas leave the type open: `{{\"minLength\": 2}}` also accepts `12`, \
          `{{\"properties\": ...}}` accepts `\"x\"`. A type inferred from the keywords (what \
