@@ -8,9 +8,7 @@ use serde_json::{Value, json};
 use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS};
 
 use crate::names::pascal;
-use crate::schema::{
-    Children, children, escape, for_each_child_mut, for_each_subschema, open_branch,
-};
+use crate::schema::{Children, children, escape, for_each_child_mut, open_branch};
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
 /// the generator converts (the served schema, which the runtime validates, keeps it).
@@ -210,8 +208,10 @@ const NARROWING_ONLY: [&str; 8] = [
 
 /// Drops [`NARROWING_ONLY`] keywords from the copy of a schema the generator converts (like
 /// [`drop_opaque_nots`]), so `{"type": "array", "items": ..., "contains": ...}` and an object
-/// with `if`/`then` are typed by what they hold. The caller keeps them where an
-/// `unevaluatedProperties` or `unevaluatedItems` could see the members or items they evaluate.
+/// with `if`/`then` are typed by what they hold. The caller first opens the
+/// `unevaluatedProperties` and `unevaluatedItems` that could see the members or items they
+/// evaluate ([`open_unevaluated`]), and keeps them all where one may see them through a
+/// reference.
 pub(crate) fn drop_narrowing(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
@@ -260,14 +260,76 @@ fn only_counts(branch: &Value) -> bool {
     }
 }
 
-/// Whether `unevaluatedProperties` or `unevaluatedItems` appears anywhere in `schema`.
-pub(crate) fn has_unevaluated(schema: &Value) -> bool {
-    let mut found = false;
-    for_each_subschema(schema, "", false, &mut |object, _| {
-        found |=
-            object.contains_key("unevaluatedProperties") || object.contains_key("unevaluatedItems");
+/// Opens `unevaluatedProperties` and `unevaluatedItems` (other than `true`) that could see
+/// what a [`NARROWING_ONLY`] keyword evaluates, in the copy of a schema the generator converts,
+/// so those keywords can be left to validation too: which members or items they leave to
+/// `unevaluated*` depends on the instance (`if` the payment is by card, `then` `card_number`
+/// is evaluated), so the type keeps every member the declared ones do not name in a map of any
+/// value (`additionalProperties: {}`), and every item past the positions as any value
+/// (`items: {}`). Validation enforces the rest. Returns whether an `unevaluated*` keyword is
+/// left that may see such a keyword through a reference (the caller then keeps them all).
+pub(crate) fn open_unevaluated(schema: &mut Value) -> bool {
+    let Value::Object(object) = schema else {
+        return false;
+    };
+    let mut keep = false;
+    for_each_child_mut(object, &mut |child| keep |= open_unevaluated(child));
+    let restricts = |object: &serde_json::Map<String, Value>, keyword: &str| {
+        object.get(keyword).is_some_and(|v| *v != json!(true))
+    };
+    let (properties, items) = (
+        restricts(object, "unevaluatedProperties"),
+        restricts(object, "unevaluatedItems"),
+    );
+    if !properties && !items {
+        return keep;
+    }
+    let (mut narrowing, mut references) = (false, false);
+    in_place_subtree(object, &mut |o| {
+        narrowing |= NARROWING_ONLY.iter().any(|k| o.contains_key(*k));
+        references |= o.contains_key("$ref") || o.contains_key("$dynamicRef");
     });
-    found
+    if references {
+        return true;
+    }
+    if !narrowing {
+        return keep;
+    }
+    if properties {
+        object.shift_remove("unevaluatedProperties");
+        object
+            .entry("additionalProperties")
+            .or_insert_with(|| json!({}));
+    }
+    if items {
+        object.shift_remove("unevaluatedItems");
+        object.entry("items").or_insert_with(|| json!({}));
+    }
+    keep
+}
+
+/// Calls `f` with `object` and every subschema that applies to the same value through an
+/// in-place applicator (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`, `else`,
+/// `dependentSchemas`), at any depth.
+fn in_place_subtree(
+    object: &serde_json::Map<String, Value>,
+    f: &mut dyn FnMut(&serde_json::Map<String, Value>),
+) {
+    f(object);
+    for keyword in IN_PLACE_APPLICATORS {
+        match object.get(*keyword) {
+            Some(Value::Array(list)) => list
+                .iter()
+                .filter_map(Value::as_object)
+                .for_each(|o| in_place_subtree(o, f)),
+            Some(Value::Object(o)) if *keyword == "dependentSchemas" => o
+                .values()
+                .filter_map(Value::as_object)
+                .for_each(|o| in_place_subtree(o, f)),
+            Some(Value::Object(o)) => in_place_subtree(o, f),
+            _ => {}
+        }
+    }
 }
 
 /// Gives every `propertyNames` subschema without a `type` the `"type": "string"` it means

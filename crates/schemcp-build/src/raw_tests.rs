@@ -333,17 +333,21 @@ fn inline_titles_that_disagree_get_qualified_names() {
 /// Each case: a schema typify cannot handle, and the pointer the error must name.
 #[test]
 fn typify_failures_are_diagnostics_not_panics() {
-    // Beside `unevaluatedProperties` (whose members `then` and `else` decide), `if` reaches
-    // typify, which panics on it.
-    let if_then_else = json!({
+    // Beside `unevaluatedProperties` (whose members `then` and `else` decide) and a reference
+    // (which may lead to more of them), `if` reaches typify, which panics on it.
+    let base =
+        json!({ "Base": { "type": "object", "properties": { "a": { "type": "integer" } } } });
+    let mut if_then_else = json!({
         "type": "object",
+        "allOf": [{ "$ref": "#/$defs/Base" }],
         "if": { "type": "object", "properties": { "a": { "const": 1 } } },
         "then": { "type": "object", "required": ["b"] },
         "else": { "type": "object", "required": ["c"] },
         "unevaluatedProperties": false
     });
     let mut in_defs = object(json!({ "p": { "$ref": "#/$defs/Bad" } }));
-    in_defs["$defs"] = json!({ "Bad": if_then_else.clone() });
+    in_defs["$defs"] = json!({ "Bad": if_then_else.clone(), "Base": base["Base"] });
+    if_then_else["$defs"] = base;
     let cases = [
         (
             tool("t", object(json!({})), Some(if_then_else.clone())),
@@ -379,17 +383,6 @@ fn typify_failures_are_diagnostics_not_panics() {
             "[unsupported-ref]",
         ),
         (
-            tool(
-                "t",
-                object(
-                    json!({ "b": { "type": "array", "prefixItems": [{ "type": "string" }], "contains": {}, "unevaluatedItems": false } }),
-                ),
-                None,
-            ),
-            "/inputSchema/properties/b/prefixItems",
-            "[unsupported-schema]",
-        ),
-        (
             tool("t", object(json!({ "b": { "type": 7 } })), None),
             "/inputSchema",
             "[unsupported-schema]",
@@ -411,9 +404,11 @@ fn typify_failures_are_diagnostics_not_panics() {
 #[test]
 fn fallback_to_value_is_opt_in_and_warns() {
     let if_then_else = json!({
+        "allOf": [{ "$ref": "#/$defs/Any" }],
         "if": { "type": "string" },
         "then": { "minLength": 1 },
-        "unevaluatedProperties": false
+        "unevaluatedProperties": false,
+        "$defs": { "Any": { "type": "object", "properties": { "a": { "type": "integer" } } } }
     });
     let tools = [tool("t", object(json!({})), Some(if_then_else))];
     assert!(generate(&builder(), &tools, &[]).is_err());
@@ -751,15 +746,6 @@ fn prefix_items_a_prefix_type_cannot_hold_are_refused() {
             "only with `\"type\": \"array\"`",
         ),
         (
-            json!({
-                "type": "array",
-                "prefixItems": [{ "type": "number" }],
-                "contains": { "type": "number" },
-                "unevaluatedItems": false
-            }),
-            "beside `unevaluatedItems`",
-        ),
-        (
             json!({ "type": "array", "prefixItems": vec![json!({ "type": "number" }); 13] }),
             "of 1 to 12 positions; this one has 13",
         ),
@@ -931,15 +917,47 @@ fn narrowing_keywords_are_left_to_validation() {
         "{contact}"
     );
 
-    // Where an `unevaluatedProperties` could see what `then` evaluates, nothing is dropped.
-    let mut input = object(json!({ "order": {
-        "type": "object",
-        "properties": { "kind": { "type": "string" } },
-        "if": { "properties": { "kind": { "const": "bulk" } } },
-        "then": { "properties": { "count": { "type": "integer" } } },
-        "unevaluatedProperties": false
-    } }));
+    // Where an `unevaluatedProperties` could see what `then` evaluates, which members it
+    // leaves depends on the instance: the type keeps every member the declared ones do not
+    // name (`count`) in a map; an `unevaluatedItems` beside `contains` keeps every item past
+    // the positions.
+    let mut input = object(json!({
+        "order": {
+            "type": "object",
+            "properties": { "kind": { "type": "string" } },
+            "if": { "properties": { "kind": { "const": "bulk" } } },
+            "then": { "properties": { "count": { "type": "integer" } } },
+            "unevaluatedProperties": false
+        },
+        "row": {
+            "type": "array",
+            "prefixItems": [{ "type": "number" }],
+            "contains": { "type": "number" },
+            "unevaluatedItems": false
+        }
+    }));
     input["required"] = json!([]);
+    let (code, warnings) = generate(&builder(), &[tool("t", input.clone(), None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let order = item(&code, "struct", "TInputOrder");
+    assert!(
+        has(
+            order,
+            "pub kind: ::std::option::Option<::std::string::String>,"
+        ) && has(order, "#[serde(flatten)]")
+            && !has(order, "deny_unknown_fields"),
+        "{order}"
+    );
+    assert!(
+        has(
+            &code,
+            "prefix_items::Prefix1<f64, ::schemcp_runtime::__private::serde_json::Value,>"
+        ),
+        "{code}"
+    );
+    // Where it may see them through a reference, nothing is dropped, and `if` is refused.
+    input["properties"]["order"]["allOf"] = json!([{ "$ref": "#/$defs/Base" }]);
+    input["$defs"] = json!({ "Base": { "type": "object" } });
     let errors = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
     assert!(!errors.is_empty(), "{errors:?}");
 }

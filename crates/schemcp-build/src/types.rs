@@ -30,10 +30,10 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 use crate::names::pascal;
 use crate::normalize::{
     closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
-    finish_tuples, has_unevaluated, integral_counts, name_after_parent, name_nullable_root,
-    open_any_of_as_one_of, open_pattern_properties, open_tuples, prefix_items_refusal,
-    runtime_type, settle_boolean_branches, settle_unevaluated, split_mixed_enums,
-    split_nullable_definition, split_ref_siblings, type_property_names,
+    finish_tuples, integral_counts, name_after_parent, name_nullable_root, open_any_of_as_one_of,
+    open_pattern_properties, open_tuples, open_unevaluated, prefix_items_refusal, runtime_type,
+    settle_boolean_branches, settle_unevaluated, split_mixed_enums, split_nullable_definition,
+    split_ref_siblings, type_property_names,
 };
 use crate::schema::{
     canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema,
@@ -519,9 +519,12 @@ fn collect_members(
                 })
                 .filter_map(|m| m.def_key.clone())
                 .collect();
-            // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees.
-            // The side as written: hoisting copies references' targets, it adds no keyword.
-            let keep_narrowing = has_unevaluated(schema);
+            // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees: those
+            // keywords are dropped only where no `unevaluated*` can see them any more.
+            let mut keep_narrowing = false;
+            for member in &mut members[root..] {
+                keep_narrowing |= open_unevaluated(&mut member.schema);
+            }
             for member in &mut members[root..] {
                 integral_counts(&mut member.schema);
                 settle_boolean_branches(&mut member.schema);

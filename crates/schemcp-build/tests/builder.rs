@@ -96,11 +96,14 @@ fn typify_panics_become_diagnostics_with_file_pointer_line_and_column() {
     "if": { "type": "object", "properties": { "kind": { "const": "a" } } },
     "then": { "type": "object", "required": ["a"] },
     "else": { "type": "object", "required": ["b"] },
-    "unevaluatedProperties": false
+    "allOf": [{ "$ref": "#/$defs/Base" }],
+    "unevaluatedProperties": false,
+    "$defs": { "Base": { "type": "object" } }
   }
 }
 "##;
-    // Beside `unevaluatedProperties`, `if` is kept for typify, which panics on it.
+    // Beside `unevaluatedProperties` and a reference (which may lead to more `if`s), `if` is
+    // kept for typify, which panics on it.
     let diagnostics = failure("if-then-else", &[("branchy.json", text)]);
     assert_eq!(diagnostics.0.len(), 1, "{diagnostics}");
     let d = &diagnostics.0[0];
@@ -155,8 +158,10 @@ fn a_failing_shared_definition_is_reported_in_its_own_file() {
     "Odd": {
       "if": { "type": "string" },
       "then": { "minLength": 2 },
+      "allOf": [{ "$ref": "#/$defs/Even" }],
       "unevaluatedProperties": false
-    }
+    },
+    "Even": { "type": "object" }
   }
 }
 "##;

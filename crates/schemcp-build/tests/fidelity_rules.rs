@@ -143,9 +143,7 @@ fn unsupported_keywords_degrade_only_their_own_subschema() {
         "properties": {
             "pair": {
                 "type": "array",
-                "prefixItems": [{ "type": "integer" }],
-                "contains": { "type": "integer" },
-                "unevaluatedItems": false
+                "prefixItems": vec![json!({ "type": "integer" }); 13]
             },
             "name": { "type": "string" }
         },

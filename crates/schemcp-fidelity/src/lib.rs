@@ -1250,8 +1250,9 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          `enum` it means, and `allOf`/`anyOf`/`oneOf` of boolean schemas as the `true` or \
          `false` they amount to. Keywords that only ever reject values (`if`/`then`/`else`, \
          `contains`, `dependentRequired`, `dependentSchemas`, an `anyOf` of `required` lists) \
-         are left to validation, as `minLength` is, unless an `unevaluated*` keyword could see \
-         what they evaluate. An `anyOf` with a branch that leaves its kind open is typed as a \
+         are left to validation, as `minLength` is; an `unevaluated*` keyword that could see \
+         what they evaluate then keeps every member or item the declared ones do not name (unless \
+         it could see them through a `$ref`). An `anyOf` with a branch that leaves its kind open is typed as a \
          `oneOf`, a variant per branch. Everything else (`unevaluated*` beside applicators, \
          references to other documents) stays \
          `serde_json::Value` with a warning (or, without the opt-in, is refused), and \

@@ -1219,6 +1219,85 @@ impl ::std::convert::From<::schemcp_runtime::__private::serde_json::Value> for N
         Self(value)
     }
 }
+///`PayInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct PayInput {
+    pub amount: f64,
+    pub method: PayInputMethod,
+    #[serde(flatten)]
+    pub extra: ::schemcp_runtime::__private::serde_json::Map<
+        ::std::string::String,
+        ::schemcp_runtime::__private::serde_json::Value,
+    >,
+}
+///`PayInputMethod`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum PayInputMethod {
+    #[serde(rename = "card")]
+    Card,
+    #[serde(rename = "transfer")]
+    Transfer,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for PayInputMethod {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Card => f.write_str("card"),
+            Self::Transfer => f.write_str("transfer"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for PayInputMethod {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "card" => Ok(Self::Card),
+            "transfer" => Ok(Self::Transfer),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for PayInputMethod {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for PayInputMethod {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`Pet`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -1451,6 +1530,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// A closed object whose members depend on a condition: `if` the method is a card, `then` `card_number`, `else` `iban`, and `unevaluatedProperties: false` for anything else. Which members are allowed depends on the instance, so the type keeps the conditional members in a map beside the declared ones and validation decides.
+    fn pay(
+        &self,
+        input: PayInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
 }
 /// The `tools/list` catalog exactly as a 2026-07-28 client receives it, sorted by name.
 pub const CATALOG: &str = include_str!("tools.json");
@@ -1547,6 +1637,13 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                11 => {
+                    let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::pay(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 _ => {
@@ -2500,6 +2597,44 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `lossy` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"method\":\"card\",\"amount\":12.5,\"card_number\":\"4111111111111111\"}",
+                )
+                .unwrap();
+            let typed: PayInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `pay` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `pay` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"method\":\"transfer\",\"amount\":3,\"iban\":\"DE89370400440532013000\"}",
+                )
+                .unwrap();
+            let typed: PayInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `pay` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `pay` /inputSchema/examples/1", example, back
             );
         }
     }
