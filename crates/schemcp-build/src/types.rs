@@ -1043,7 +1043,8 @@ const OTHER_THAN: [(&str, &str, &str); 4] = [
 /// `unevaluatedItems` beside `contains`. String annotations (`format`, `content*`) are left
 /// out of the typed branch, which is then `String`.
 fn other_than(target: &Value) -> Option<&'static str> {
-    const NEUTRAL: [&str; 4] = ["description", "title", "$comment", "examples"];
+    // `$anchor` only names the schema for references (resolved before this).
+    const NEUTRAL: [&str; 5] = ["description", "title", "$comment", "examples", "$anchor"];
     // Only these keywords, so no in-place applicator: `unevaluated*` then means
     // `additionalProperties` / `items` (see `normalize::settle_unevaluated`).
     const OBJECT: [&str; 8] = [

@@ -174,7 +174,8 @@ fn number_count_and_unique_keywords_without_type_are_exact_enums() {
     let (code, warnings) = strict(json!({
         "type": "object",
         "properties": {
-            "n": { "minimum": 1, "multipleOf": 0.5 },
+            // `$anchor` names the schema for references; it says nothing of values.
+            "n": { "$anchor": "half", "minimum": 1, "multipleOf": 0.5 },
             // A count written as an integral float is a count (typify's model wants an integer).
             "s": { "maxLength": 2.0 },
             "u": { "uniqueItems": true }
