@@ -287,7 +287,7 @@ pub(crate) fn open_unevaluated(schema: &mut Value) -> bool {
     let (mut narrowing, mut references) = (false, false);
     in_place_subtree(object, &mut |o| {
         narrowing |= NARROWING_ONLY.iter().any(|k| o.contains_key(*k));
-        references |= o.contains_key("$ref") || o.contains_key("$dynamicRef");
+        references |= REFERENCES.iter().any(|k| o.contains_key(*k));
     });
     if references {
         return true;
@@ -316,18 +316,18 @@ fn in_place_subtree(
     f: &mut dyn FnMut(&serde_json::Map<String, Value>),
 ) {
     f(object);
-    for keyword in IN_PLACE_APPLICATORS {
-        match object.get(*keyword) {
-            Some(Value::Array(list)) => list
-                .iter()
-                .filter_map(Value::as_object)
-                .for_each(|o| in_place_subtree(o, f)),
-            Some(Value::Object(o)) if *keyword == "dependentSchemas" => o
-                .values()
-                .filter_map(Value::as_object)
-                .for_each(|o| in_place_subtree(o, f)),
-            Some(Value::Object(o)) => in_place_subtree(o, f),
-            _ => {}
+    for (keyword, value) in object {
+        if !IN_PLACE_APPLICATORS.contains(&keyword.as_str()) {
+            continue;
+        }
+        let subschemas: Vec<&Value> = match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => map.values().collect(),
+            (Some(Children::One | Children::List), Value::Array(list)) => list.iter().collect(),
+            (Some(Children::One), child) => vec![child],
+            _ => Vec::new(),
+        };
+        for child in subschemas.into_iter().filter_map(Value::as_object) {
+            in_place_subtree(child, f);
         }
     }
 }
@@ -558,9 +558,11 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
 /// Whether `keyword` evaluates members or items in place: beside one, which members
 /// `unevaluatedProperties` (or items `unevaluatedItems`) applies to depends on the instance.
 fn in_place(keyword: &str) -> bool {
-    IN_PLACE_APPLICATORS.contains(&keyword)
-        || matches!(keyword, "$ref" | "$dynamicRef" | "$recursiveRef")
+    IN_PLACE_APPLICATORS.contains(&keyword) || REFERENCES.contains(&keyword)
 }
+
+/// The references, which apply another schema to the same value, as in-place applicators do.
+const REFERENCES: [&str; 3] = ["$ref", "$dynamicRef", "$recursiveRef"];
 
 /// Rewrites an `anyOf` with a branch that leaves its kind open (no `type`, `$ref`, `enum` or
 /// `const`) to a `oneOf`, in the copy of a schema the generator converts, where no `oneOf`

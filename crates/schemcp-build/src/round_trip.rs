@@ -19,7 +19,7 @@ use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::emit::{Return, ToolItem};
 use crate::optional::{SerdeOption, option_inner, serde_options_of};
-use crate::schema::{Children, children, escape, for_each_subschema};
+use crate::schema::{Children, children, escape, for_each_subschema, unescape};
 use crate::types::Problem;
 
 /// Fills each tool's `examples` with those that have a type of their own: of the input and
@@ -154,11 +154,7 @@ fn examples_under(
 /// `dependentSchemas` only), nearest first. Empty when the subschema applies to a member or
 /// item of its parent.
 fn in_place_ancestors(schema: &Value, pointer: &str) -> Vec<String> {
-    let segments: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|s| s.replace("~1", "/").replace("~0", "~"))
-        .collect();
+    let segments: Vec<String> = pointer.split('/').skip(1).map(unescape).collect();
     let mut chain = Vec::new();
     let (mut current, mut here, mut i) = (schema, String::new(), 0);
     while i < segments.len() {
@@ -284,10 +280,7 @@ impl<'a> Items<'a> {
 /// `$defs` entry is followed from its own type.
 fn type_at(types: &Items<'_>, root: &Type, pointer: &str) -> Option<Type> {
     let mut ty = root.clone();
-    let mut segments = pointer
-        .split('/')
-        .skip(1)
-        .map(|s| s.replace("~1", "/").replace("~0", "~"));
+    let mut segments = pointer.split('/').skip(1).map(unescape);
     while let Some(segment) = segments.next() {
         ty = types.unaliased(&ty);
         let (name, arguments) = last_segment(&ty)?;

@@ -41,7 +41,16 @@ pub(crate) fn for_each_child_mut(
     object: &mut serde_json::Map<String, Value>,
     f: &mut dyn FnMut(&mut Value),
 ) {
-    for (keyword, value) in object.iter_mut() {
+    for_each_child_mut_under(object, &|_| true, f);
+}
+
+/// [`for_each_child_mut`], through the keywords `under` accepts only.
+pub(crate) fn for_each_child_mut_under(
+    object: &mut serde_json::Map<String, Value>,
+    under: &dyn Fn(&str) -> bool,
+    f: &mut dyn FnMut(&mut Value),
+) {
+    for (keyword, value) in object.iter_mut().filter(|(k, _)| under(k)) {
         match (children(keyword), value) {
             (Some(Children::Named), Value::Object(map)) => map.values_mut().for_each(&mut *f),
             (Some(Children::One | Children::List), Value::Array(list)) => {
@@ -56,6 +65,12 @@ pub(crate) fn for_each_child_mut(
 /// Escapes a JSON pointer segment.
 pub(crate) fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
+}
+
+/// The segment [`escape`] was given back (a JSON pointer's, not a URI fragment's: see
+/// [`decode_segment`]).
+pub(crate) fn unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
 }
 
 /// Calls `f` with every subschema of `schema` (itself included) and its pointer. With
@@ -234,15 +249,6 @@ const TYPED_KEYWORDS: [(&str, &[&str]); 4] = [
     ),
 ];
 
-/// Subschemas that use keywords of one kind of value (`properties`, `pattern`, ...) but say
-/// nothing about the instance's type: no `type` there nor on a schema they are combined with
-/// (`allOf`/`anyOf`/`oneOf`/`not`/`if`/`then`/`else`/`dependentSchemas` of a typed schema), no
-/// `enum`, `const` or `$ref`. In JSON Schema such a schema accepts every other kind of value
-/// (`{"properties": ...}` accepts `12`), but typify infers the kind from the keywords, so its
-/// type would reject valid values. Also `anyOf` with an untyped branch, which typify mistypes
-/// (`$ref` beside `properties` is split into an `allOf` by [`split_ref_siblings`]). Returns
-/// `(pointer, why)`. `typed_ref` says whether a `$ref` names a definition with a `type` (or an
-/// `enum` or `const`), which then says the kind of an `allOf` it is a branch of.
 /// Whether an `anyOf` branch leaves its kind of value open: no `type`, `$ref`, `enum` or
 /// `const` (or a boolean schema).
 pub(crate) fn open_branch(branch: &Value) -> bool {
@@ -254,6 +260,15 @@ pub(crate) fn open_branch(branch: &Value) -> bool {
     }
 }
 
+/// Subschemas that use keywords of one kind of value (`properties`, `pattern`, ...) but say
+/// nothing about the instance's type: no `type` there nor on a schema they are combined with
+/// (`allOf`/`anyOf`/`oneOf`/`not`/`if`/`then`/`else`/`dependentSchemas` of a typed schema), no
+/// `enum`, `const` or `$ref`. In JSON Schema such a schema accepts every other kind of value
+/// (`{"properties": ...}` accepts `12`), but typify infers the kind from the keywords, so its
+/// type would reject valid values. Also `anyOf` with an untyped branch, which typify mistypes
+/// (`$ref` beside `properties` is split into an `allOf` by [`split_ref_siblings`]). Returns
+/// `(pointer, why)`. `typed_ref` says whether a `$ref` names a definition with a `type` (or an
+/// `enum` or `const`), which then says the kind of an `allOf` it is a branch of.
 pub(crate) fn untyped_subschemas(
     schema: &Value,
     pointer: &str,
@@ -423,7 +438,7 @@ pub(crate) fn canonical(value: &Value) -> String {
 
 /// Decodes one JSON pointer segment as typify does (`~1`, `~0`, then percent-escapes).
 pub(crate) fn decode_segment(segment: &str) -> String {
-    let unescaped = segment.replace("~1", "/").replace("~0", "~");
+    let unescaped = unescape(segment);
     let bytes = unescaped.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -160,7 +160,7 @@ pub(crate) fn generate(
 ) -> Result<Types, Vec<Problem>> {
     let tool_pascal: Vec<String> = tools.iter().map(|t| pascal(t.name)).collect();
     let mut warnings = Vec::new();
-    let (mut members, slots) = collect_members(
+    let (mut members, slots, placeholders) = collect_members(
         tools,
         &tool_pascal,
         options.fallback_to_value,
@@ -188,6 +188,7 @@ pub(crate) fn generate(
         classes: &classes,
         class_of: &class_of,
         options,
+        placeholders,
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
 
@@ -198,8 +199,7 @@ pub(crate) fn generate(
     let mut fallback = BTreeSet::new();
     // The whole set is converted first; only when that fails are the classes probed one by one
     // (a thousand small conversions for a large set), so that a failure names its own file and
-    // pointer. Field names do not depend on type names, so duplicate fields are looked for once,
-    // in the final code, and only a failure there sends the set back to be probed.
+    // pointer.
     // The prediction (mangled names) on another thread; the real conversion here, under the
     // names as they stand, which are final unless a predicted name collides.
     let (prediction, rendered) = std::thread::scope(|scope| {
@@ -382,15 +382,17 @@ struct Slot {
     root: usize,
 }
 
-/// Splits every schema into its root and `$defs` entries and resolves each `$ref`.
+/// Splits every schema into its root and `$defs` entries and resolves each `$ref`. Also says
+/// whether some enum's values became placeholders ([`crate::variants::name_variants`]).
 fn collect_members(
     tools: &[ToolSchemas<'_>],
     tool_pascal: &[String],
     fallback: bool,
     warnings: &mut Vec<Problem>,
-) -> Result<(Vec<Member>, Vec<Slot>), Vec<Problem>> {
+) -> Result<(Vec<Member>, Vec<Slot>, bool), Vec<Problem>> {
     let mut members = Vec::new();
     let mut slots = Vec::new();
+    let mut placeholders = false;
     let mut problems = Vec::new();
     for (t, tool) in tools.iter().enumerate() {
         for (kind, schema) in [(Kind::Input, Some(tool.input)), (Kind::Output, tool.output)] {
@@ -532,7 +534,7 @@ fn collect_members(
                 const_as_enum(&mut member.schema);
                 type_property_names(&mut member.schema);
                 split_mixed_enums(&mut member.schema);
-                crate::variants::name_variants(&mut member.schema);
+                placeholders |= crate::variants::name_variants(&mut member.schema);
                 if !keep_narrowing {
                     drop_narrowing(&mut member.schema);
                 }
@@ -617,7 +619,7 @@ fn collect_members(
         }
     }
     if problems.is_empty() {
-        Ok((members, slots))
+        Ok((members, slots, placeholders))
     } else {
         Err(problems)
     }
@@ -889,7 +891,7 @@ fn untyped(
         .filter(|(_, _, kind)| kind.is_none())
         .map(|(p, _, _)| p.clone())
         .collect();
-    // The branches of an `allOf` typed as objects with their parent take the parent's type.
+    // The `allOf`/`anyOf`/`oneOf` branches of a schema typed as an object are typed with it.
     let typed_branches: Vec<String> = plan
         .iter()
         .filter(|(_, _, kind)| *kind == Some("object"))
@@ -1106,12 +1108,6 @@ fn other_than(target: &Value) -> Option<&'static str> {
                 .and_then(Value::as_array)
                 .is_none_or(|r| r.iter().all(|k| k.as_str().is_some_and(named)))
     };
-    let object_only = |object: &serde_json::Map<String, Value>| {
-        object
-            .keys()
-            .all(|k| NEUTRAL.contains(&k.as_str()) || OBJECT.contains(&k.as_str()))
-            && names_ok(object)
-    };
     // An `allOf`, `anyOf` or `oneOf` of schemas with object keywords only: any other kind of
     // value passes every branch, so the `NotObject` side holds every valid one (a `oneOf` of
     // two such branches rejects them all, which validation enforces). typify merges `allOf`
@@ -1142,13 +1138,16 @@ fn other_than(target: &Value) -> Option<&'static str> {
                 !b.is_empty() && b.iter().all(|b| b.as_object().is_some_and(declaring))
             })
         });
-    let mut own = object.clone();
-    if object_branches {
-        for k in &applicators {
-            own.shift_remove(*k);
-        }
-    }
-    if object_only(&own) && (object_branches || OBJECT.iter().any(|k| own.contains_key(*k))) {
+    // With such branches, their applicators are object keywords too.
+    let own_keys_object_only = object.keys().all(|k| {
+        NEUTRAL.contains(&k.as_str())
+            || OBJECT.contains(&k.as_str())
+            || object_branches && applicators.contains(&k.as_str())
+    });
+    if own_keys_object_only
+        && names_ok(object)
+        && (object_branches || OBJECT.iter().any(|k| object.contains_key(*k)))
+    {
         Some("object")
     } else if prefix_items_refusal(object).is_none()
         // `contains` evaluates items too: which ones `unevaluatedItems` sees depends on them.
@@ -1263,8 +1262,6 @@ fn classes(members: &[Member]) -> Vec<usize> {
     }
 }
 
-/// Inline schemas with a `title` are named by typify after that title; two different ones with
-/// the same title would silently become one type.
 /// Gives inline schemas that share a title but differ (pydantic titles a discriminated union's
 /// tag `Pet Type` in every variant, `{"const": "cat"}` in one and `{"const": "dog"}` in
 /// another) names of their own, in the copy typify converts: the title qualified by the type
@@ -1326,6 +1323,8 @@ struct Plan<'a> {
     classes: &'a [Class],
     class_of: &'a [usize],
     options: &'a Options,
+    /// Whether some enum's values were handed to typify as placeholders.
+    placeholders: bool,
 }
 
 /// A converted set: the space and each class's type.
@@ -1616,10 +1615,7 @@ impl Plan<'_> {
         let converted = self.convert(names, fallback)?;
         // Only the final conversion is rendered: `to_stream` is the costliest step for a large
         // set.
-        let mut file = parse_file(guarded(|| Ok(converted.space.to_stream()))?)?;
-        crate::variants::restore_values(&mut file)?;
-        crate::fields::distinct_fields(&mut file);
-        unique_members(&file)?;
+        let file = self.finish(guarded(|| Ok(converted.space.to_stream()))?)?;
         Ok((converted, file))
     }
 
@@ -1647,10 +1643,19 @@ impl Plan<'_> {
         }
         // Rendering can panic too (typify finalizes lazily in places).
         let tokens = guarded(|| Ok(space.to_stream()))?;
+        self.finish(tokens).map(drop)
+    }
+
+    /// Parses typify's output and mends what it gets wrong there: enum values given
+    /// placeholders (see [`crate::variants`]) are written back, and fields named alike are
+    /// numbered (see [`crate::fields`]).
+    fn finish(&self, tokens: TokenStream) -> Result<syn::File, String> {
         let mut file = parse_file(tokens)?;
-        crate::variants::restore_values(&mut file)?;
+        if self.placeholders {
+            crate::variants::restore_values(&mut file)?;
+        }
         crate::fields::distinct_fields(&mut file);
-        unique_members(&file)
+        Ok(file)
     }
 
     /// Converts every class in one space under `names`; classes in `fallback` become
@@ -1737,46 +1742,6 @@ fn fallback_warning(member: &Member, name: &str, reason: &str) -> Problem {
         message: format!("`{name}` cannot become a Rust type ({reason}); using serde_json::Value"),
         help: None,
     }
-}
-
-/// typify turns property names into field names by case conversion, so distinct properties
-/// (`foo\nbar`, `foo bar`, `foo_bar`) can become the same field, which does not compile. Finds
-/// such a struct (or enum) in typify's output.
-fn unique_members(file: &syn::File) -> Result<(), String> {
-    use crate::fields::json_name;
-    for item in &file.items {
-        let (kind, owner, members): (&str, &syn::Ident, Vec<(String, String)>) = match item {
-            syn::Item::Struct(s) => (
-                "field",
-                &s.ident,
-                s.fields
-                    .iter()
-                    .filter_map(|f| {
-                        let ident = f.ident.as_ref()?;
-                        Some((ident.to_string(), json_name(&f.attrs, ident)))
-                    })
-                    .collect(),
-            ),
-            syn::Item::Enum(e) => (
-                "variant",
-                &e.ident,
-                e.variants
-                    .iter()
-                    .map(|v| (v.ident.to_string(), json_name(&v.attrs, &v.ident)))
-                    .collect(),
-            ),
-            _ => continue,
-        };
-        let mut seen: BTreeMap<&str, &str> = BTreeMap::new();
-        for (ident, json) in &members {
-            if let Some(other) = seen.insert(ident, json) {
-                return Err(format!(
-                    "`{other}` and `{json}` would both become the Rust {kind} `{ident}` of `{owner}`"
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 thread_local! {

@@ -14,7 +14,7 @@ use serde_json::Value;
 use syn::{Item, Type};
 use unicode_ident::{is_xid_continue, is_xid_start};
 
-use crate::schema::{Children, children};
+use crate::schema::for_each_child_mut_under;
 
 /// Starts the value's bytes in a placeholder; each byte `b` follows as `BYTES + b`.
 const MARK: char = '\u{E000}';
@@ -29,25 +29,9 @@ pub(crate) fn name_variants(schema: &mut Value) -> bool {
         return false;
     };
     let mut replaced = false;
-    for (keyword, child) in object.iter_mut() {
-        if keyword == "not" {
-            continue;
-        }
-        match (children(keyword), child) {
-            (Some(Children::Named), Value::Object(map)) => {
-                for child in map.values_mut() {
-                    replaced |= name_variants(child);
-                }
-            }
-            (Some(Children::One | Children::List), Value::Array(list)) => {
-                for child in list {
-                    replaced |= name_variants(child);
-                }
-            }
-            (Some(Children::One), child) => replaced |= name_variants(child),
-            _ => {}
-        }
-    }
+    for_each_child_mut_under(object, &|keyword| keyword != "not", &mut |child| {
+        replaced |= name_variants(child)
+    });
     let Some(Value::Array(values)) = object.get("enum") else {
         return replaced;
     };
@@ -146,6 +130,46 @@ fn typify_name(value: &str) -> String {
     if name == "Self" { "Self_".into() } else { name }
 }
 
+/// Words for the characters [`spelled`] spells out; any other is its code point (`u2192`).
+const WORDS: [(char, &str); 36] = [
+    ('+', "plus"),
+    ('-', "minus"),
+    ('*', "star"),
+    ('/', "slash"),
+    ('\\', "backslash"),
+    ('%', "percent"),
+    ('^', "caret"),
+    ('=', "equals"),
+    ('<', "less"),
+    ('>', "greater"),
+    ('!', "bang"),
+    ('?', "question"),
+    ('&', "and"),
+    ('|', "pipe"),
+    ('~', "tilde"),
+    ('@', "at"),
+    ('#', "hash"),
+    ('$', "dollar"),
+    ('.', "dot"),
+    (',', "comma"),
+    (':', "colon"),
+    (';', "semicolon"),
+    ('_', "underscore"),
+    (' ', "space"),
+    ('\t', "tab"),
+    ('\n', "newline"),
+    ('\r', "return"),
+    ('"', "quote"),
+    ('\'', "apostrophe"),
+    ('`', "backtick"),
+    ('(', "open"),
+    ('[', "open"),
+    ('{', "open"),
+    (')', "close"),
+    (']', "close"),
+    ('}', "close"),
+];
+
 /// `value` with each character that is not a letter or digit spelled out as a word.
 fn spelled(value: &str) -> String {
     let mut words = String::new();
@@ -154,43 +178,11 @@ fn spelled(value: &str) -> String {
             words.push(c);
             continue;
         }
-        let word = match c {
-            '+' => "plus".to_string(),
-            '-' => "minus".to_string(),
-            '*' => "star".to_string(),
-            '/' => "slash".to_string(),
-            '\\' => "backslash".to_string(),
-            '%' => "percent".to_string(),
-            '^' => "caret".to_string(),
-            '=' => "equals".to_string(),
-            '<' => "less".to_string(),
-            '>' => "greater".to_string(),
-            '!' => "bang".to_string(),
-            '?' => "question".to_string(),
-            '&' => "and".to_string(),
-            '|' => "pipe".to_string(),
-            '~' => "tilde".to_string(),
-            '@' => "at".to_string(),
-            '#' => "hash".to_string(),
-            '$' => "dollar".to_string(),
-            '.' => "dot".to_string(),
-            ',' => "comma".to_string(),
-            ':' => "colon".to_string(),
-            ';' => "semicolon".to_string(),
-            '_' => "underscore".to_string(),
-            ' ' => "space".to_string(),
-            '\t' => "tab".to_string(),
-            '\n' => "newline".to_string(),
-            '\r' => "return".to_string(),
-            '"' => "quote".to_string(),
-            '\'' => "apostrophe".to_string(),
-            '`' => "backtick".to_string(),
-            '(' | '[' | '{' => "open".to_string(),
-            ')' | ']' | '}' => "close".to_string(),
-            other => format!("u{:04x}", u32::from(other)),
-        };
         words.push(' ');
-        words.push_str(&word);
+        match WORDS.iter().find(|(w, _)| *w == c) {
+            Some((_, word)) => words.push_str(word),
+            None => words.push_str(&format!("u{:04x}", u32::from(c))),
+        }
         words.push(' ');
     }
     words
