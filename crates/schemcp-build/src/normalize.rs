@@ -516,6 +516,7 @@ fn stays_beside_ref(keyword: &str) -> bool {
             "$defs"
                 | "definitions"
                 | "$anchor"
+                | "$dynamicAnchor"
                 | "allOf"
                 | "unevaluatedProperties"
                 | "unevaluatedItems"

@@ -1068,3 +1068,68 @@ fn a_nullable_enum_root_is_an_option_of_its_values() {
         );
     }
 }
+
+/// In a schema that is one resource (no `$id` below the root, contract files always are), a
+/// `$dynamicRef` lands where a `$ref` would, and a `$ref` may name a `$dynamicAnchor`.
+#[test]
+fn dynamic_references_in_one_resource_are_references() {
+    let mut input = object(json!({
+        "tree": { "$ref": "#/$defs/Tree" },
+        "labels": { "$dynamicRef": "#label" }
+    }));
+    input["$defs"] = json!({
+        "Tree": {
+            "$dynamicAnchor": "node",
+            "type": "object",
+            "properties": {
+                "value": { "type": "integer" },
+                "children": { "type": "array", "items": { "$dynamicRef": "#node" } }
+            },
+            "required": ["value"]
+        },
+        "Label": {
+            "$anchor": "label",
+            "type": "array",
+            "items": { "type": "string" }
+        },
+        "Described": {
+            "$dynamicAnchor": "described",
+            "type": "string"
+        }
+    });
+    input["properties"]["note"] = json!({ "$ref": "#described" });
+    // Beside a `$ref`, a `$dynamicRef` applies in place too.
+    input["properties"]["both"] = json!({
+        "$ref": "#/$defs/Tree",
+        "$dynamicRef": "#node"
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input.clone(), None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let tree = item(&code, "struct", "Tree");
+    assert!(
+        has(
+            tree,
+            "pub children: ::std::option::Option<::std::vec::Vec<Tree>>,"
+        ) && has(tree, "pub value: i64,"),
+        "{tree}"
+    );
+    let root = item(&code, "struct", "TInput");
+    assert!(
+        has(root, "pub tree: Tree,")
+            && has(root, "pub labels: Label,")
+            && has(root, "pub note: ::std::option::Option<Described>,")
+            && has(root, "pub both: ::std::option::Option<Tree>,"),
+        "{root}"
+    );
+
+    // Where another resource may be in the dynamic scope, the generator does not guess.
+    input["$defs"]["Tree"]["$id"] = json!("tree");
+    let problems = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
+    assert!(
+        problems.iter().any(|p| p.contains(
+            "t /inputSchema/$defs/Tree/properties/children/items/$dynamicRef [unsupported-schema] \
+             the generator does not support `$dynamicRef`"
+        )),
+        "{problems:?}"
+    );
+}

@@ -36,7 +36,7 @@ use crate::normalize::{
     split_ref_siblings, type_property_names,
 };
 use crate::schema::{
-    canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema,
+    canonical, decode_segment, escape, for_each_child_mut, for_each_ref_mut, for_each_subschema,
     mark_nullable_optionals, may_be_null, untyped_subschemas,
 };
 
@@ -421,7 +421,7 @@ fn collect_members(
                 });
                 continue;
             };
-            let hoisted = hoist_refs(object);
+            let hoisted = hoist_refs(&static_dynamic_refs(object));
             let object = &hoisted;
             let root_name = match (kind, object.get("title").and_then(Value::as_str)) {
                 (Kind::Output, Some(title)) => pascal(title),
@@ -625,6 +625,53 @@ fn collect_members(
     }
 }
 
+/// Reads every `$dynamicRef` as the `$ref` it amounts to in a schema that is one resource: no
+/// `$id` below the root, and no `$dynamicAnchor` name declared twice. A `$dynamicRef` then
+/// resolves to the outermost `$dynamicAnchor` of its name in the dynamic scope, and every
+/// resource in that scope is this one, so it lands where a `$ref` would. Contract files are
+/// always such a schema (the contract loader refuses `$id`). Where `$ref` is already there, the
+/// reference joins the `allOf`, where it applies in place just the same. Anything else is left
+/// for the generator to refuse (or degrade).
+fn static_dynamic_refs(root: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+    let whole = Value::Object(root.clone());
+    let mut one_resource = true;
+    let mut dynamic_anchors = BTreeSet::new();
+    for_each_subschema(&whole, "", false, &mut |object, pointer| {
+        if !pointer.is_empty() && object.contains_key("$id") {
+            one_resource = false;
+        }
+        if let Some(anchor) = object.get("$dynamicAnchor") {
+            one_resource &= dynamic_anchors.insert(anchor.to_string());
+        }
+    });
+    let mut copy = whole;
+    if one_resource {
+        static_refs(&mut copy);
+    }
+    match copy {
+        Value::Object(object) => object,
+        _ => root.clone(),
+    }
+}
+
+fn static_refs(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut static_refs);
+    let Some(Value::String(reference)) = object.shift_remove("$dynamicRef") else {
+        return;
+    };
+    if !object.contains_key("$ref") {
+        object.insert("$ref".into(), Value::String(reference));
+    } else if let Value::Array(branches) = object
+        .entry("allOf")
+        .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        branches.push(json!({ "$ref": reference }));
+    }
+}
+
 /// Makes every local reference a `#/$defs/<name>` reference, which is all typify resolves: a
 /// reference to the root (`#`, or the root's own `$id`), to a JSON pointer elsewhere
 /// (`#/properties/a`, `#/$defs/A/items`) or to an `$anchor` (`#node`) gets a copy of its target
@@ -636,10 +683,13 @@ fn hoist_refs(root: &serde_json::Map<String, Value>) -> serde_json::Map<String, 
     let id = root.get("$id").and_then(Value::as_str).map(str::to_string);
     let mut anchors: BTreeMap<String, String> = BTreeMap::new();
     for_each_subschema(&original, "", false, &mut |object, pointer| {
-        if let Some(Value::String(anchor)) = object.get("$anchor") {
-            anchors
-                .entry(anchor.clone())
-                .or_insert_with(|| pointer.to_string());
+        // A `$ref` to a `$dynamicAnchor` resolves to it as to an `$anchor`.
+        for keyword in ["$anchor", "$dynamicAnchor"] {
+            if let Some(Value::String(anchor)) = object.get(keyword) {
+                anchors
+                    .entry(anchor.clone())
+                    .or_insert_with(|| pointer.to_string());
+            }
         }
     });
     // The JSON pointer a local reference points at, unless it already names a definition.
@@ -1046,7 +1096,14 @@ const OTHER_THAN: [(&str, &str, &str); 4] = [
 /// out of the typed branch, which is then `String`.
 fn other_than(target: &Value) -> Option<&'static str> {
     // `$anchor` only names the schema for references (resolved before this).
-    const NEUTRAL: [&str; 5] = ["description", "title", "$comment", "examples", "$anchor"];
+    const NEUTRAL: [&str; 6] = [
+        "description",
+        "title",
+        "$comment",
+        "examples",
+        "$anchor",
+        "$dynamicAnchor",
+    ];
     // Only these keywords, so no in-place applicator: `unevaluated*` then means
     // `additionalProperties` / `items` (see `normalize::settle_unevaluated`).
     const OBJECT: [&str; 8] = [

@@ -125,7 +125,7 @@ fn rewrite(
 ) {
     let copied = (file, at) != served;
     let doc_root = files.doc_root(file, at);
-    for (rel, reference) in schema::refs(value, "", Walk::All) {
+    for (rel, keyword, reference) in schema::refs(value, "", Walk::All) {
         // Loading already rejected every reference that does not resolve.
         let Ok(target) = files.resolve_ref(file, &doc_root, &reference) else {
             continue;
@@ -141,7 +141,7 @@ fn rewrite(
             format!("#/$defs/{}", fragment_escape(&escape_token(&name)))
         };
         if let Some(Value::Object(schema)) = value.pointer_mut(&rel) {
-            schema.insert("$ref".into(), Value::String(local));
+            schema.insert(keyword.into(), Value::String(local));
         }
     }
 }

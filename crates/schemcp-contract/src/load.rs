@@ -170,7 +170,7 @@ impl Files {
                     return Err(RefError::new(
                         "dangling-ref",
                         format!(
-                            "`$ref` \"{reference}\" names nothing: `{}` has no `$anchor` \"{fragment}\"",
+                            "`$ref` \"{reference}\" names nothing: `{}` has no `$anchor` or `$dynamicAnchor` \"{fragment}\"",
                             target.key
                         ),
                         None,
@@ -216,11 +216,13 @@ impl Files {
         format!("{}#{}", self.list[target.file].key, target.pointer)
     }
 
-    /// Every `$ref` in the schemas of a tool or definitions file: `(schema pointer, reference)`.
+    /// Every reference (`$ref`, `$dynamicRef`) in the schemas of a tool or definitions file:
+    /// `(pointer of the keyword, reference)`.
     pub fn sites(&self, file: usize) -> Vec<(String, String)> {
         self.schema_roots(file)
             .into_iter()
             .flat_map(|(root, value)| schema::refs(value, &root, Walk::All))
+            .map(|(at, keyword, reference)| (format!("{at}/{keyword}"), reference))
             .collect()
     }
 
@@ -718,8 +720,11 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
             help,
         }) = files.resolve_ref(i, &doc_root, &reference)
         {
-            let d = Diagnostic::new(Severity::Error, code, message, &f.path)
-                .at_value(&f.source, &format!("{at}/$ref"));
+            // The messages name `$ref`, the common case; the keyword is the one written.
+            let keyword = at.rsplit('/').next().unwrap_or("$ref");
+            let message = message.replacen("`$ref`", &format!("`{keyword}`"), 1);
+            let d =
+                Diagnostic::new(Severity::Error, code, message, &f.path).at_value(&f.source, &at);
             diags.push(match help {
                 Some(help) => d.with_help(help),
                 None => d,
@@ -742,8 +747,9 @@ fn find_cycles(files: &Files, diags: &mut Vec<Diagnostic>) {
             let doc_root = self.files.doc_root(node.file, &node.pointer);
             schema::refs(self.files.value(node), &node.pointer, Walk::InPlace)
                 .into_iter()
-                .filter_map(|(at, r)| {
-                    Some((at, self.files.resolve_ref(node.file, &doc_root, &r).ok()?))
+                .filter_map(|(at, keyword, r)| {
+                    let target = self.files.resolve_ref(node.file, &doc_root, &r).ok()?;
+                    Some((format!("{at}/{keyword}"), target))
                 })
                 .collect()
         }
@@ -770,7 +776,7 @@ fn find_cycles(files: &Files, diags: &mut Vec<Diagnostic>) {
                                 format!("`$ref` cycle that never passes through `properties`: {}", chain.join(" -> ")),
                                 &f.path,
                             )
-                            .at_value(&f.source, &format!("{at}/$ref"))
+                            .at_value(&f.source, &at)
                             .with_help("no finite value can match a schema defined only as itself; recurse through `properties` or `items` instead"),
                         );
                     }

@@ -82,12 +82,24 @@ pub(crate) fn visit(
     }
 }
 
-/// Every `$ref` at or below `value`: `(pointer of the schema that has it, the reference)`.
-pub(crate) fn refs(value: &Value, pointer: &str, walk: Walk) -> Vec<(String, String)> {
+/// The keywords that reference a schema. A `$dynamicRef` is followed like a `$ref`: it is
+/// checked and bundled the same way, and lands where a `$ref` would unless another resource is
+/// in the dynamic scope (see `schemcp-build`).
+pub(crate) const REFERENCES: [&str; 2] = ["$ref", "$dynamicRef"];
+
+/// Every reference at or below `value`: `(pointer of the schema that has it, the keyword, the
+/// reference)`.
+pub(crate) fn refs(
+    value: &Value,
+    pointer: &str,
+    walk: Walk,
+) -> Vec<(String, &'static str, String)> {
     let mut out = Vec::new();
     visit(value, pointer, walk, &mut |at, schema| {
-        if let Some(Value::String(r)) = schema.get("$ref") {
-            out.push((at.to_string(), r.clone()));
+        for keyword in REFERENCES {
+            if let Some(Value::String(r)) = schema.get(keyword) {
+                out.push((at.to_string(), keyword, r.clone()));
+            }
         }
     });
     out
@@ -125,10 +137,12 @@ mod tests {
             [
                 (
                     "/inputSchema/properties/a".to_string(),
+                    "$ref",
                     "#/$defs/A".to_string()
                 ),
                 (
                     "/inputSchema/$defs/A/items".to_string(),
+                    "$ref",
                     "z.json".to_string()
                 ),
             ]
@@ -141,11 +155,11 @@ mod tests {
             "allOf": [{ "$ref": "#/a" }],
             "properties": { "p": { "$ref": "#/b" } },
             "items": { "$ref": "#/c" },
-            "not": { "$ref": "#/d" }
+            "not": { "$dynamicRef": "#/d" }
         });
         let found: Vec<String> = refs(&schema, "", Walk::InPlace)
             .into_iter()
-            .map(|r| r.1)
+            .map(|r| r.2)
             .collect();
         assert_eq!(found, ["#/a", "#/d"]);
     }
