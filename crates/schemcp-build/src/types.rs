@@ -924,7 +924,36 @@ fn untyped(
             .any(|name| typed_defs.contains(&decode_segment(name)))
     };
     // A tool's input root is an object by the contract rules; definitions start untyped.
-    let found = untyped_subschemas(&member.schema, &member.pointer, false, true, &typed_ref);
+    let mut found = untyped_subschemas(&member.schema, &member.pointer, false, true, &typed_ref);
+    // A schema whose only object keywords are in its `allOf`/`anyOf`/`oneOf` branches
+    // (`{"allOf": [{"properties": ...}, {"properties": ...}]}`) is found through them; where
+    // [`other_than`] types it as an object, it is typed whole, with its branches (below).
+    let mut holders: Vec<(String, String)> = Vec::new();
+    for (pointer, message) in &found {
+        let Some((rest, index)) = pointer.rsplit_once('/') else {
+            continue;
+        };
+        let Some((holder, applicator)) = rest.rsplit_once('/') else {
+            continue;
+        };
+        let relative = holder.get(member.pointer.len()..).unwrap_or_default();
+        if index.parse::<usize>().is_err()
+            || !["allOf", "anyOf", "oneOf"].contains(&applicator)
+            || found.iter().chain(&holders).any(|(p, _)| p == holder)
+            || member.schema.pointer(relative).and_then(other_than) != Some("object")
+        {
+            continue;
+        }
+        let message = message
+            .replacen(
+                "this schema uses",
+                &format!("the `{applicator}` branches of this schema use"),
+                1,
+            )
+            .replacen("but has no", "but it has no", 1);
+        holders.push((holder.to_string(), message));
+    }
+    found.extend(holders);
     // Per pointer: the kind it can be typed as, or `None` for `serde_json::Value`.
     let mut plan: Vec<(String, String, Option<&'static str>)> = Vec::new();
     for (pointer, message) in found {
