@@ -308,6 +308,84 @@ pub(crate) fn open_unevaluated(schema: &mut Value) -> bool {
     keep
 }
 
+/// Keywords that decide which members a schema allows beyond the ones it declares, and the
+/// keyword of its holder that sees what they evaluate.
+const EVALUATING_MEMBERS: ([&str; 3], &str, &str) = (
+    [
+        "additionalProperties",
+        "unevaluatedProperties",
+        "patternProperties",
+    ],
+    "unevaluatedProperties",
+    "additionalProperties",
+);
+/// The same for items: which items a branch evaluates decides what `unevaluatedItems` sees.
+const EVALUATING_ITEMS: ([&str; 3], &str, &str) = (
+    ["prefixItems", "items", "unevaluatedItems"],
+    "unevaluatedItems",
+    "items",
+);
+
+/// Leaves out, in the copy of a schema the generator converts, what `allOf` and `anyOf`
+/// branches say about members or items they do not declare (`additionalProperties`,
+/// `unevaluatedProperties`, `patternProperties`; `prefixItems`, `items`, `unevaluatedItems`),
+/// where the schema holding them is typed from them: it has no `type` of its own (typify would
+/// merge such branches into a type that drops or rejects what the others allow), or its own
+/// `unevaluated*` keyword (other than `true`) sees what they evaluate
+/// (`{"allOf": [{"unevaluatedProperties": true}], "unevaluatedProperties": false}` allows every
+/// member, which the merged struct dropped). Both applicators only ever accept more when a
+/// branch does, so the type holds every valid value; the holder keeps every member the
+/// declared ones do not name in a map of any value (`additionalProperties: {}`), and every item
+/// past its positions as any value (`items: {}`), unless it says itself what they hold.
+/// Validation enforces the rest. A `oneOf` is left alone (a wider branch can make two match,
+/// which rejects the value), and so is a holder that may see more through a reference.
+pub(crate) fn open_evaluating_branches(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut open_evaluating_branches);
+    let untyped = !["type", "enum", "const", "$ref", "$dynamicRef"]
+        .iter()
+        .any(|k| object.contains_key(*k));
+    let mut references = false;
+    in_place_subtree(object, &mut |o| {
+        references |= REFERENCES.iter().any(|k| o.contains_key(*k));
+    });
+    if references {
+        return;
+    }
+    let applicators = ["allOf", "anyOf"];
+    for (evaluating, unevaluated, rest) in [EVALUATING_MEMBERS, EVALUATING_ITEMS] {
+        let evaluates = |branch: &Value| {
+            branch
+                .as_object()
+                .is_some_and(|b| evaluating.iter().any(|k| b.contains_key(*k)))
+        };
+        let branches_evaluate = applicators.iter().any(|k| {
+            object
+                .get(*k)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| branches.iter().any(evaluates))
+        });
+        let sees = object.get(unevaluated).is_some_and(|v| *v != json!(true));
+        if !branches_evaluate || !(untyped || sees) {
+            continue;
+        }
+        for applicator in applicators {
+            if let Some(Value::Array(branches)) = object.get_mut(applicator) {
+                for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
+                    for keyword in evaluating {
+                        branch.shift_remove(keyword);
+                    }
+                }
+            }
+        }
+        if object.shift_remove(unevaluated).is_some() {
+            object.entry(rest).or_insert_with(|| json!({}));
+        }
+    }
+}
+
 /// Calls `f` with `object` and every subschema that applies to the same value through an
 /// in-place applicator (`allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`, `else`,
 /// `dependentSchemas`), at any depth.
@@ -411,8 +489,9 @@ pub(crate) fn integral_counts(schema: &mut Value) {
     }
 }
 
-/// Settles `allOf`, `anyOf` and `oneOf` whose branches are all boolean schemas, in the copy of
-/// a schema the generator converts (typify panics on them): `true` matches every value and
+/// Settles `allOf`, `anyOf` and `oneOf` whose branches are all boolean schemas (or `{}`, which
+/// is `true`), in the copy of a schema the generator converts (typify panics on them): `true`
+/// matches every value and
 /// `false` none, so each says "every value" (the keyword is dropped) or "no value" (the whole
 /// schema becomes `false`). Boolean branches produce no annotations, so `unevaluated*`
 /// keywords see the same either way.
@@ -426,9 +505,13 @@ pub(crate) fn settle_boolean_branches(schema: &mut Value) {
         let Some(Value::Array(branches)) = object.get(keyword) else {
             continue;
         };
+        // `{}` matches every value and produces no annotations: it is `true`.
         let Some(trues) = branches
             .iter()
-            .map(Value::as_bool)
+            .map(|b| match b {
+                Value::Object(o) if o.is_empty() => Some(true),
+                other => other.as_bool(),
+            })
             .collect::<Option<Vec<bool>>>()
             .map(|b| b.iter().filter(|&&b| b).count())
         else {

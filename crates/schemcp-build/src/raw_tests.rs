@@ -1194,3 +1194,48 @@ fn a_schema_whose_branches_declare_members_is_typed_whole() {
         "{code}"
     );
 }
+
+/// What `allOf`/`anyOf` branches evaluate beyond what they declare is left to validation where
+/// an `unevaluated*` keyword of their holder sees it: the holder keeps every member or item.
+#[test]
+fn branches_that_evaluate_the_rest_leave_it_to_validation() {
+    let mut input = object(json!({
+        "row": {
+            "type": "array",
+            "prefixItems": [{ "type": "string" }],
+            "allOf": [{ "prefixItems": [true, { "type": "number" }] }],
+            "unevaluatedItems": false
+        },
+        "record": {
+            "type": "object",
+            "properties": { "title": { "type": "string" } },
+            "anyOf": [{ "additionalProperties": true }],
+            "unevaluatedProperties": false
+        }
+    }));
+    input["required"] = json!([]);
+    let (code, warnings) = generate(&builder(), &[tool("t", input.clone(), None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        has(
+            &code,
+            "prefix_items::Prefix1<::std::string::String, ::schemcp_runtime::__private::serde_json::Value,>"
+        ),
+        "{code}"
+    );
+    let record = item(&code, "struct", "TInputRecord");
+    assert!(
+        has(record, "#[serde(flatten)]") && !has(record, "deny_unknown_fields"),
+        "{record}"
+    );
+    // Through a reference the branch may evaluate more: the generator does not guess.
+    input["properties"]["row"]["allOf"] = json!([{ "$ref": "#/$defs/Pair" }]);
+    input["$defs"] = json!({ "Pair": { "prefixItems": [true, { "type": "number" }] } });
+    let problems = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
+    assert!(
+        problems.iter().any(
+            |p| p.starts_with("t /inputSchema/properties/row/prefixItems [unsupported-schema]")
+        ),
+        "{problems:?}"
+    );
+}

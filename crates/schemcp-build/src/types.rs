@@ -31,9 +31,9 @@ use crate::names::pascal;
 use crate::normalize::{
     closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
     finish_tuples, integral_counts, name_after_parent, name_nullable_root, open_any_of_as_one_of,
-    open_pattern_properties, open_tuples, open_unevaluated, prefix_items_refusal, runtime_type,
-    settle_boolean_branches, settle_unevaluated, split_mixed_enums, split_nullable_definition,
-    split_ref_siblings, type_property_names,
+    open_evaluating_branches, open_pattern_properties, open_tuples, open_unevaluated,
+    prefix_items_refusal, runtime_type, settle_boolean_branches, settle_unevaluated,
+    split_mixed_enums, split_nullable_definition, split_ref_siblings, type_property_names,
 };
 use crate::schema::{
     canonical, decode_segment, escape, for_each_child_mut, for_each_ref_mut, for_each_subschema,
@@ -525,6 +525,7 @@ fn collect_members(
             // keywords are dropped only where no `unevaluated*` can see them any more.
             let mut keep_narrowing = false;
             for member in &mut members[root..] {
+                open_evaluating_branches(&mut member.schema);
                 keep_narrowing |= open_unevaluated(&mut member.schema);
             }
             for member in &mut members[root..] {
@@ -537,6 +538,8 @@ fn collect_members(
                 placeholders |= crate::variants::name_variants(&mut member.schema);
                 if !keep_narrowing {
                     drop_narrowing(&mut member.schema);
+                    // Branches left empty (`{"contains": ...}` without its keyword) say nothing.
+                    settle_boolean_branches(&mut member.schema);
                 }
                 closed_tuples(&mut member.schema);
                 if fallback {
@@ -1200,7 +1203,8 @@ fn other_than(target: &Value) -> Option<&'static str> {
     // branches into one struct, and makes a variant per branch of the others. Branches only
     // declare members: one that evaluates the rest (`additionalProperties`,
     // `patternProperties`, `unevaluatedProperties`) would let members through that the
-    // struct drops.
+    // struct drops. In `allOf` and `anyOf` branches those keywords are left to validation
+    // before this (`normalize::open_evaluating_branches`); a `oneOf` keeps them.
     const DECLARING: [&str; 5] = [
         "properties",
         "required",

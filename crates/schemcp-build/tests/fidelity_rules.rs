@@ -240,9 +240,9 @@ fn an_all_of_of_member_declarations_without_type_is_one_struct_or_another_kind()
         code.contains("NotObject(::schemcp_runtime::other_kinds::NotObject),"),
         "{code}"
     );
-    // A branch that lets undeclared members through (`additionalProperties`) is not merged:
-    // the struct would drop them.
-    let errors = strict(json!({
+    // A branch that lets undeclared members through (`additionalProperties`) would have the
+    // merged struct drop them: they are kept in a map beside the declared members instead.
+    let (code, warnings) = strict(json!({
         "type": "object",
         "properties": { "p": {
             "allOf": [{ "additionalProperties": true }],
@@ -250,12 +250,19 @@ fn an_all_of_of_member_declarations_without_type_is_one_struct_or_another_kind()
             "unevaluatedProperties": false
         } }
     }))
-    .unwrap_err();
+    .unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
-        errors
-            .iter()
-            .any(|e| e.starts_with("/outputSchema/properties/p [untyped-schema]")),
-        "{errors:?}"
+        warnings[0].starts_with("/outputSchema/properties/p [other-kinds]"),
+        "{warnings:?}"
+    );
+    let start = code.find("pub enum TOutputP ").expect("the enum");
+    let p = &code[start..start + code[start..].find("\n}").unwrap()];
+    assert!(
+        p.contains("a: ::std::option::Option<::std::string::String>,")
+            && p.contains("#[serde(flatten)]")
+            && p.contains("extra: ::schemcp_runtime::__private::serde_json::Map<"),
+        "{p}"
     );
 }
 

@@ -81,7 +81,7 @@ fn generator_fidelity_on_the_json_schema_test_suite() {
         assert!(total.accepted[s] > total.accepted[2] && total.rejected[s] > total.rejected[2]);
         assert!(total.typed[s] > total.typed[2], "side {s}");
         // No lower than measured.
-        assert!(total.typed[s] >= 290, "side {s}: {}", total.typed[s]);
+        assert!(total.typed[s] >= 312, "side {s}: {}", total.typed[s]);
         // Every typed group's type holds every valid instance of its group faithfully.
         assert_eq!(total.typed_sound[s], total.typed[s], "side {s}");
         // Type strictness without mistyping: rejections by types that hold every valid
@@ -90,11 +90,11 @@ fn generator_fidelity_on_the_json_schema_test_suite() {
         // And by a generated type at all (a panic or an error is no type).
         assert!(total.strict_typed[s] > total.strict_typed[2], "side {s}");
         assert!(
-            total.strict_sound[s] >= 255,
+            total.strict_sound[s] >= 256,
             "side {s}: {}",
             total.strict_sound[s]
         );
-        assert!(total.strict[s] >= 255, "side {s}: {}", total.strict[s]);
+        assert!(total.strict[s] >= 256, "side {s}: {}", total.strict[s]);
         // Every valid instance outside refRemote except 8 whose schemas reference other
         // documents (dynamicRef, vocabulary; listed below).
         let remote = rows(&results).0["refRemote"].accepted[s];

@@ -494,6 +494,25 @@ impl ::std::convert::TryFrom<::std::string::String> for DogPetType {
         value.parse()
     }
 }
+///`ExtendsRecordInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct ExtendsRecordInput {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub owner: ::std::option::Option<::std::string::String>,
+    pub title: ::std::string::String,
+    #[serde(flatten)]
+    pub extra: ::schemcp_runtime::__private::serde_json::Map<
+        ::std::string::String,
+        ::schemcp_runtime::__private::serde_json::Value,
+    >,
+}
 ///`Forecast`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -1324,6 +1343,24 @@ impl ::std::convert::From<Dog> for Pet {
         Self::Dog(value)
     }
 }
+///`Record`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct Record {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    #[serde(flatten)]
+    pub extra: ::schemcp_runtime::__private::serde_json::Map<
+        ::std::string::String,
+        ::schemcp_runtime::__private::serde_json::Value,
+    >,
+}
 ///`Station`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -1455,6 +1492,14 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::std::string::String,
             ::schemcp_runtime::ToolError,
         >,
+    > + ::std::marker::Send;
+    /// A record closed with `unevaluatedProperties: false` whose `allOf` mixin also allows vendor extensions (`x-` members): the outer keyword sees what the mixin evaluates, so an extension is kept; in the output, the mixin's `unevaluatedProperties: true` evaluates every member, so the outer `false` rejects none and a member the struct does not declare is kept too.
+    fn extends_record(
+        &self,
+        input: ExtendsRecordInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<Record, ::schemcp_runtime::ToolError>,
     > + ::std::marker::Send;
     /// Forecast for a city.
     fn forecast(
@@ -1590,34 +1635,41 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 4 => {
+                    let input: ExtendsRecordInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::extends_record(&self.0, input, cx).await?;
+                    ::schemcp_runtime::Returned::structured(&output)
+                }
+                5 => {
                     let input: ForecastInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::forecast(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                5 => {
+                6 => {
                     let input: KeepsAnyOfMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_any_of_members(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                6 => {
+                7 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                7 => {
+                8 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                8 => {
+                9 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -1625,21 +1677,21 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                9 => {
+                10 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                10 => {
+                11 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                11 => {
+                12 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -2109,6 +2161,44 @@ pub(crate) mod schemcp_examples {
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `chooses_shape` /inputSchema/properties/shape/oneOf/1/examples/0",
                 example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"title\":\"Q3 report\",\"owner\":\"ana\",\"x-trace\":\"7f3a\"}",
+                )
+                .unwrap();
+            let typed: ExtendsRecordInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `extends_record` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `extends_record` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"title\":\"Q3 report\",\"revision\":4}",
+                )
+                .unwrap();
+            let typed: Record = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `extends_record` /outputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `extends_record` /outputSchema/examples/0", example, back
             );
         }
         {
