@@ -338,24 +338,48 @@ const EVALUATING_ITEMS: ([&str; 3], &str, &str) = (
 /// declared ones do not name in a map of any value (`additionalProperties: {}`), and every item
 /// past its positions as any value (`items: {}`), unless it says itself what they hold.
 /// Validation enforces the rest. A `oneOf` is left alone (a wider branch can make two match,
-/// which rejects the value), and so is a holder that may see more through a reference.
-pub(crate) fn open_evaluating_branches(schema: &mut Value) {
+/// which rejects the value). Where the holder reaches a reference in place, the definition it
+/// names is shared and stays as written: only the holder's `unevaluated*` keyword is opened,
+/// and only if the definition (`reference_evaluates`) or a branch evaluates the rest.
+pub(crate) fn open_evaluating_branches(
+    schema: &mut Value,
+    reference_evaluates: &dyn Fn(&str) -> Evaluates,
+) {
     let Value::Object(object) = schema else {
         return;
     };
-    for_each_child_mut(object, &mut open_evaluating_branches);
+    for_each_child_mut(object, &mut |child| {
+        open_evaluating_branches(child, reference_evaluates)
+    });
     let untyped = !["type", "enum", "const", "$ref", "$dynamicRef"]
         .iter()
         .any(|k| object.contains_key(*k));
-    let mut references = false;
+    let mut through_references: Option<Evaluates> = None;
     in_place_subtree(object, &mut |o| {
-        references |= REFERENCES.iter().any(|k| o.contains_key(*k));
+        for reference in REFERENCES.iter().filter_map(|k| o.get(*k)) {
+            let found = reference
+                .as_str()
+                .map_or(Evaluates::BOTH, reference_evaluates);
+            let seen = through_references.get_or_insert_default();
+            seen.members |= found.members;
+            seen.items |= found.items;
+        }
     });
-    if references {
-        return;
-    }
     let applicators = ["allOf", "anyOf"];
-    for (evaluating, unevaluated, rest) in [EVALUATING_MEMBERS, EVALUATING_ITEMS] {
+    for (side, (evaluating, unevaluated, rest)) in [EVALUATING_MEMBERS, EVALUATING_ITEMS]
+        .into_iter()
+        .enumerate()
+    {
+        let sees = object.get(unevaluated).is_some_and(|v| *v != json!(true));
+        if let Some(through) = through_references {
+            // A definition is shared: it stays as written, and the keyword that sees what
+            // it evaluates keeps every member or item instead.
+            if sees && [through.members, through.items][side] {
+                object.shift_remove(unevaluated);
+                object.entry(rest).or_insert_with(|| json!({}));
+            }
+            continue;
+        }
         let evaluates = |branch: &Value| {
             branch
                 .as_object()
@@ -367,7 +391,6 @@ pub(crate) fn open_evaluating_branches(schema: &mut Value) {
                 .and_then(Value::as_array)
                 .is_some_and(|branches| branches.iter().any(evaluates))
         });
-        let sees = object.get(unevaluated).is_some_and(|v| *v != json!(true));
         if !branches_evaluate || !(untyped || sees) {
             continue;
         }
@@ -384,6 +407,43 @@ pub(crate) fn open_evaluating_branches(schema: &mut Value) {
             object.entry(rest).or_insert_with(|| json!({}));
         }
     }
+}
+
+/// Whether a schema evaluates members or items it does not declare, in place (see
+/// [`evaluates_in_place`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Evaluates {
+    pub(crate) members: bool,
+    pub(crate) items: bool,
+}
+
+impl Evaluates {
+    /// What an unknown schema (a reference that does not resolve) may do.
+    pub(crate) const BOTH: Evaluates = Evaluates {
+        members: true,
+        items: true,
+    };
+}
+
+/// What `object` and the schemas that apply in place of it evaluate beyond what they declare
+/// (`additionalProperties`, `items`, ...), and the references among them, which the caller
+/// follows.
+pub(crate) fn evaluates_in_place(
+    object: &serde_json::Map<String, Value>,
+) -> (Evaluates, Vec<String>) {
+    let mut found = Evaluates::default();
+    let mut references = Vec::new();
+    in_place_subtree(object, &mut |o| {
+        found.members |= EVALUATING_MEMBERS.0.iter().any(|k| o.contains_key(*k));
+        found.items |= EVALUATING_ITEMS.0.iter().any(|k| o.contains_key(*k));
+        references.extend(
+            REFERENCES
+                .iter()
+                .filter_map(|k| o.get(*k).and_then(Value::as_str))
+                .map(str::to_string),
+        );
+    });
+    (found, references)
 }
 
 /// Calls `f` with `object` and every subschema that applies to the same value through an

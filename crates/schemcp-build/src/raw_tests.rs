@@ -1239,3 +1239,74 @@ fn branches_that_evaluate_the_rest_leave_it_to_validation() {
         "{problems:?}"
     );
 }
+
+/// An `unevaluatedProperties: false` that sees, through a `$ref`, a definition allowing every
+/// member (`additionalProperties: true`) keeps the members it allows; one that sees a
+/// definition declaring its members only still closes the struct.
+#[test]
+fn unevaluated_keywords_see_through_references() {
+    let mut input = object(json!({
+        "open": {
+            "type": "object",
+            "allOf": [{ "$ref": "#/$defs/Open" }],
+            "properties": { "size": { "type": "integer" } },
+            "unevaluatedProperties": false,
+            "examples": [{ "id": "a", "size": 2, "more": true }]
+        },
+        "closed": {
+            "type": "object",
+            "allOf": [{ "$ref": "#/$defs/Closed" }],
+            "properties": { "size": { "type": "integer" } },
+            "unevaluatedProperties": false,
+            "examples": [{ "id": "a", "size": 2 }]
+        }
+    }));
+    input["required"] = json!([]);
+    input["$defs"] = json!({
+        "Open": {
+            "type": "object",
+            "properties": { "id": { "type": "string" } },
+            "additionalProperties": true
+        },
+        "Closed": { "type": "object", "properties": { "id": { "type": "string" } } }
+    });
+    // The build follows each example through the generated type: `more` must be kept.
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let open = item(&code, "struct", "TInputOpen");
+    assert!(has(open, "#[serde(flatten)]"), "{open}");
+    let closed = item(&code, "struct", "TInputClosed");
+    assert!(!has(closed, "#[serde(flatten)]"), "{closed}");
+}
+
+/// Diagnostics name the keyword the author wrote, though the generator read it as another.
+#[test]
+fn diagnostics_name_keywords_as_written() {
+    // The `unevaluatedProperties` sees what `Open` evaluates through the reference, so the
+    // generator reads it as `additionalProperties: {}`.
+    let output = json!({
+        "oneOf": [
+            { "$ref": "#/$defs/Open" },
+            { "properties": { "b": { "type": "string" } }, "required": ["b"] }
+        ],
+        "unevaluatedProperties": false,
+        "$defs": {
+            "Open": { "properties": { "c": true }, "required": ["c"], "additionalProperties": true }
+        }
+    });
+    let problems = generate(
+        &builder(),
+        &[tool("t", object(json!({})), Some(output))],
+        &[],
+    )
+    .unwrap_err();
+    assert!(
+        problems.contains(
+            &"t /outputSchema [untyped-schema] this schema uses `unevaluatedProperties` (a \
+              keyword for object values) but has no `type`, so it also accepts every other kind \
+              of JSON value, which a Rust type inferred from it would reject"
+                .to_string()
+        ),
+        "{problems:?}"
+    );
+}

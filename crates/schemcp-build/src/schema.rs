@@ -260,6 +260,21 @@ pub(crate) fn open_branch(branch: &Value) -> bool {
     }
 }
 
+/// Why `object`, which says no `type`, is not what a type inferred from its keywords holds:
+/// it names the first kind-specific keyword, or `None` if it has none.
+pub(crate) fn untyped_message(object: &serde_json::Map<String, Value>) -> Option<String> {
+    let found = TYPED_KEYWORDS.iter().find_map(|(kind, keywords)| {
+        keywords
+            .iter()
+            .find(|k| object.contains_key(**k))
+            .map(|k| format!("`{k}` (a keyword for {kind} values)"))
+    })?;
+    Some(format!(
+        "this schema uses {found} but has no `type`, so it also accepts every other kind of \
+         JSON value, which a Rust type inferred from it would reject"
+    ))
+}
+
 /// Subschemas that use keywords of one kind of value (`properties`, `pattern`, ...) but say
 /// nothing about the instance's type: no `type` there nor on a schema they are combined with
 /// (`allOf`/`anyOf`/`oneOf`/`not`/`if`/`then`/`else`/`dependentSchemas` of a typed schema), no
@@ -306,22 +321,11 @@ pub(crate) fn untyped_subschemas(
         let pinned = ["enum", "const", "$ref"]
             .iter()
             .any(|k| object.contains_key(*k));
-        if !typed && !pinned {
-            let found = TYPED_KEYWORDS.iter().find_map(|(kind, keywords)| {
-                keywords
-                    .iter()
-                    .find(|k| object.contains_key(**k))
-                    .map(|k| format!("`{k}` (a keyword for {kind} values)"))
-            });
-            if let Some(found) = found {
-                out.push((
-                    pointer.to_string(),
-                    format!(
-                        "this schema uses {found} but has no `type`, so it also accepts every \
-                         other kind of JSON value, which a Rust type inferred from it would reject"
-                    ),
-                ));
-            }
+        if !typed
+            && !pinned
+            && let Some(message) = untyped_message(object)
+        {
+            out.push((pointer.to_string(), message));
         }
         // typify turns `anyOf` into a struct of optional flattened parts, which only objects
         // fit; a branch that does not say what it is may be a number or a string. Without a

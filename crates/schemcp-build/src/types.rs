@@ -29,15 +29,16 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::normalize::{
-    closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
-    finish_tuples, integral_counts, name_after_parent, name_nullable_root, open_any_of_as_one_of,
-    open_evaluating_branches, open_pattern_properties, open_tuples, open_unevaluated,
-    prefix_items_refusal, runtime_type, settle_boolean_branches, settle_unevaluated,
-    split_mixed_enums, split_nullable_definition, split_ref_siblings, type_property_names,
+    Evaluates, closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots,
+    drop_unicode_patterns, evaluates_in_place, finish_tuples, integral_counts, name_after_parent,
+    name_nullable_root, open_any_of_as_one_of, open_evaluating_branches, open_pattern_properties,
+    open_tuples, open_unevaluated, prefix_items_refusal, runtime_type, settle_boolean_branches,
+    settle_unevaluated, split_mixed_enums, split_nullable_definition, split_ref_siblings,
+    type_property_names,
 };
 use crate::schema::{
     canonical, decode_segment, escape, for_each_child_mut, for_each_ref_mut, for_each_subschema,
-    mark_nullable_optionals, may_be_null, untyped_subschemas,
+    mark_nullable_optionals, may_be_null, untyped_message, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -524,11 +525,20 @@ fn collect_members(
             // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees: those
             // keywords are dropped only where no `unevaluated*` can see them any more.
             let mut keep_narrowing = false;
+            let evaluating = evaluating_definitions(&members[root..], root, &defs);
+            let reference_evaluates = |reference: &str| {
+                resolve(reference, &defs)
+                    .ok()
+                    .and_then(|index| evaluating.get(&index).copied())
+                    .unwrap_or(Evaluates::BOTH)
+            };
+            // Diagnostics name the keywords as written, before the openings rewrite them.
+            let written: Vec<Value> = members[root..].iter().map(|m| m.schema.clone()).collect();
             for member in &mut members[root..] {
-                open_evaluating_branches(&mut member.schema);
+                open_evaluating_branches(&mut member.schema, &reference_evaluates);
                 keep_narrowing |= open_unevaluated(&mut member.schema);
             }
-            for member in &mut members[root..] {
+            for (member, written) in members[root..].iter_mut().zip(&written) {
                 integral_counts(&mut member.schema);
                 settle_boolean_branches(&mut member.schema);
                 drop_opaque_nots(&mut member.schema);
@@ -545,7 +555,15 @@ fn collect_members(
                 if fallback {
                     degrade_unsupported(member, &defs, t, warnings);
                 }
-                untyped(member, &typed_defs, t, fallback, warnings, &mut problems);
+                untyped(
+                    member,
+                    written,
+                    &typed_defs,
+                    t,
+                    fallback,
+                    warnings,
+                    &mut problems,
+                );
                 // After `untyped`, whose diagnostics name the keywords as written.
                 settle_unevaluated(&mut member.schema);
                 open_any_of_as_one_of(&mut member.schema);
@@ -625,6 +643,54 @@ fn collect_members(
         Ok((members, slots, placeholders))
     } else {
         Err(problems)
+    }
+}
+
+/// What each definition among `members` (the first at index `first`) evaluates beyond what it
+/// declares, in place, following references in place to other definitions: the fixpoint of
+/// [`evaluates_in_place`].
+fn evaluating_definitions(
+    members: &[Member],
+    first: usize,
+    defs: &BTreeMap<String, usize>,
+) -> BTreeMap<usize, Evaluates> {
+    let own: Vec<(usize, Evaluates, Vec<usize>)> = members
+        .iter()
+        .enumerate()
+        .filter_map(|(i, member)| {
+            let (found, references) = evaluates_in_place(member.schema.as_object()?);
+            let mut found = found;
+            let targets = references
+                .iter()
+                .filter_map(|r| match resolve(r, defs) {
+                    Ok(index) => Some(index),
+                    Err(_) => {
+                        found = Evaluates::BOTH;
+                        None
+                    }
+                })
+                .collect();
+            Some((first + i, found, targets))
+        })
+        .collect();
+    let mut result: BTreeMap<usize, Evaluates> = own.iter().map(|(i, f, _)| (*i, *f)).collect();
+    loop {
+        let mut changed = false;
+        for (index, _, targets) in &own {
+            let mut now = result[index];
+            for target in targets {
+                let reached = result.get(target).copied().unwrap_or(Evaluates::BOTH);
+                now.members |= reached.members;
+                now.items |= reached.items;
+            }
+            if now != result[index] {
+                result.insert(*index, now);
+                changed = true;
+            }
+        }
+        if !changed {
+            return result;
+        }
     }
 }
 
@@ -914,6 +980,7 @@ fn degrade_unsupported(
 /// warning, otherwise an error.
 fn untyped(
     member: &mut Member,
+    written: &Value,
     typed_defs: &BTreeSet<String>,
     tool: usize,
     fallback: bool,
@@ -928,6 +995,20 @@ fn untyped(
     };
     // A tool's input root is an object by the contract rules; definitions start untyped.
     let mut found = untyped_subschemas(&member.schema, &member.pointer, false, true, &typed_ref);
+    // Name the keyword the author wrote (`unevaluatedProperties`), not the one an opening put
+    // in its place (`additionalProperties`).
+    for (pointer, message) in &mut found {
+        if !message.starts_with("this schema uses") {
+            continue;
+        }
+        if let Some(as_written) = written
+            .pointer(&pointer[member.pointer.len()..])
+            .and_then(Value::as_object)
+            .and_then(untyped_message)
+        {
+            *message = as_written;
+        }
+    }
     // A schema whose only object keywords are in its `allOf`/`anyOf`/`oneOf` branches
     // (`{"allOf": [{"properties": ...}, {"properties": ...}]}`) is found through them; where
     // [`other_than`] types it as an object, it is typed whole, with its branches (below).
