@@ -67,6 +67,39 @@ pub(crate) fn open_pattern_properties(schema: &mut Value) {
     object.insert("additionalProperties".into(), json!({}));
 }
 
+/// Keeps typify from reading an object with one required member, in a `oneOf` or `anyOf`, as
+/// the variant of an externally tagged enum (`{"x": 1.5}` as `X(1.5)`): it does so whatever
+/// `additionalProperties` says, and serde's externally tagged enums take a map of exactly one
+/// key, so a valid `{"x": 1.5, "y": 2}` was rejected. Where other members are allowed, the
+/// object gets the `minProperties: 1` its `required` member already implies, which typify's
+/// pattern excludes; the branch becomes a struct variant. With `additionalProperties: false`
+/// the object has exactly that one member, and the tagged variant holds it exactly.
+pub(crate) fn untag_open_lone_members(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut untag_open_lone_members);
+    let lone = |keyword: &str| {
+        object.get(keyword).and_then(|v| match v {
+            Value::Object(map) => Some(map.len()),
+            Value::Array(list) => Some(list.len()),
+            _ => None,
+        }) == Some(1)
+    };
+    let open = object.get("additionalProperties") != Some(&json!(false));
+    let counted = [
+        "minProperties",
+        "maxProperties",
+        "patternProperties",
+        "propertyNames",
+    ]
+    .iter()
+    .any(|k| object.contains_key(*k));
+    if lone("properties") && lone("required") && open && !counted {
+        object.insert("minProperties".into(), json!(1));
+    }
+}
+
 /// Whether the generated code checks `pattern` as the validator does. typify's string
 /// newtypes test their pattern with `regress` without the Unicode flag, where `\p{Letter}` is
 /// a plain `p`; the validator reads it as a Unicode property. Such a newtype would reject

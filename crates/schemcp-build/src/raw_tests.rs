@@ -1293,3 +1293,35 @@ fn diagnostics_name_keywords_as_written() {
         "{problems:?}"
     );
 }
+
+/// typify reads a `oneOf` of objects with one required member each as an externally tagged
+/// enum (`{"x": 1.5}` is `X(1.5)`), which takes a map of exactly one key: where other members
+/// are allowed, a valid `{"x": 1.5, "y": 2}` was rejected. Those are struct variants now; with
+/// `additionalProperties: false` the tagged enum holds every valid value and stays.
+#[test]
+fn open_objects_with_one_required_member_are_not_tags() {
+    let point = |closed: bool| {
+        let branch = |name: &str| {
+            let mut branch = json!({
+                "type": "object",
+                "properties": { name: { "type": "number" } },
+                "required": [name]
+            });
+            if closed {
+                branch["additionalProperties"] = json!(false);
+            }
+            branch
+        };
+        object(json!({ "point": { "oneOf": [branch("x"), branch("lat")] } }))
+    };
+    let (code, warnings) = generate(&builder(), &[tool("t", point(false), None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let open = item(&code, "enum", "TInputPoint");
+    assert!(
+        has(open, "Variant0 { x: f64 },") && !has(open, "X(f64)"),
+        "{open}"
+    );
+    let (code, _) = generate(&builder(), &[tool("t", point(true), None)], &[]).unwrap();
+    let closed = item(&code, "enum", "TInputPoint");
+    assert!(has(closed, "#[serde(rename = \"x\")] X(f64),"), "{closed}");
+}

@@ -34,7 +34,7 @@ use crate::normalize::{
     name_nullable_root, open_any_of_as_one_of, open_evaluating_branches, open_pattern_properties,
     open_tuples, open_unevaluated, prefix_items_refusal, runtime_type, settle_boolean_branches,
     settle_unevaluated, split_mixed_enums, split_nullable_definition, split_ref_siblings,
-    type_property_names,
+    type_property_names, untag_open_lone_members,
 };
 use crate::schema::{
     canonical, decode_segment, escape, for_each_child_mut, for_each_ref_mut, for_each_subschema,
@@ -569,6 +569,7 @@ fn collect_members(
                 open_any_of_as_one_of(&mut member.schema);
                 split_ref_siblings(&mut member.schema);
                 open_pattern_properties(&mut member.schema);
+                untag_open_lone_members(&mut member.schema);
                 open_tuples(&mut member.schema);
                 drop_unicode_patterns(&mut member.schema);
             }
