@@ -352,6 +352,8 @@ const EVALUATING_MEMBERS: ([&str; 3], &str, &str) = (
     "unevaluatedProperties",
     "additionalProperties",
 );
+/// Keywords by which a schema says what kind of value it holds.
+const OWN_KIND: [&str; 5] = ["type", "enum", "const", "$ref", "$dynamicRef"];
 /// The same for items: which items a branch evaluates decides what `unevaluatedItems` sees.
 const EVALUATING_ITEMS: ([&str; 3], &str, &str) = (
     ["prefixItems", "items", "unevaluatedItems"],
@@ -384,9 +386,7 @@ pub(crate) fn open_evaluating_branches(
     for_each_child_mut(object, &mut |child| {
         open_evaluating_branches(child, reference_evaluates)
     });
-    let untyped = !["type", "enum", "const", "$ref", "$dynamicRef"]
-        .iter()
-        .any(|k| object.contains_key(*k));
+    let untyped = !OWN_KIND.iter().any(|k| object.contains_key(*k));
     let mut through_references: Option<Evaluates> = None;
     in_place_subtree(object, &mut |o| {
         for reference in REFERENCES.iter().filter_map(|k| o.get(*k)) {
@@ -429,7 +429,16 @@ pub(crate) fn open_evaluating_branches(
         }
         for applicator in applicators {
             if let Some(Value::Array(branches)) = object.get_mut(applicator) {
-                for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
+                // A branch that says its own kind is typed on its own (`{"type": "array",
+                // "items": ...}` stays a `Vec` of its items) unless the holder sees into it.
+                let merged = |branch: &serde_json::Map<String, Value>| {
+                    sees || !OWN_KIND.iter().any(|k| branch.contains_key(*k))
+                };
+                for branch in branches
+                    .iter_mut()
+                    .filter_map(Value::as_object_mut)
+                    .filter(|b| merged(b))
+                {
                     for keyword in evaluating {
                         branch.shift_remove(keyword);
                     }

@@ -1325,3 +1325,39 @@ fn open_objects_with_one_required_member_are_not_tags() {
     let closed = item(&code, "enum", "TInputPoint");
     assert!(has(closed, "#[serde(rename = \"x\")] X(f64),"), "{closed}");
 }
+
+/// A branch that says its own kind is typed on its own: what it says about the rest of its
+/// members or items stays (pydantic's `Optional[List[str]]` is an `Option<Vec<String>>`, and
+/// a closed object stays closed), where its holder has no `unevaluated*` keyword that sees it.
+#[test]
+fn typed_branches_keep_their_items_and_members() {
+    let input = object(json!({
+        "tags": { "anyOf": [{ "type": "array", "items": { "type": "string" } }, { "type": "null" }] },
+        "spot": {
+            "anyOf": [
+                {
+                    "type": "object",
+                    "properties": { "x": { "type": "number" } },
+                    "additionalProperties": false
+                },
+                { "type": "string" }
+            ]
+        }
+    }));
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        has(
+            &code,
+            "pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,"
+        ),
+        "{code}"
+    );
+    assert!(
+        has(
+            &code,
+            "#[serde(untagged, deny_unknown_fields)] #[allow(dead_code, clippy::all)] pub enum TInputSpot"
+        ),
+        "{code}"
+    );
+}
