@@ -3,6 +3,8 @@
 //! rejects values is left to validation; what it would misread is written the way it means.
 //! None of them makes a type reject a value the schema accepts.
 
+use std::collections::BTreeSet;
+
 use serde_json::{Value, json};
 
 use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS};
@@ -67,36 +69,73 @@ pub(crate) fn open_pattern_properties(schema: &mut Value) {
     object.insert("additionalProperties".into(), json!({}));
 }
 
-/// Keeps typify from reading an object with one required member, in a `oneOf` or `anyOf`, as
-/// the variant of an externally tagged enum (`{"x": 1.5}` as `X(1.5)`): it does so whatever
-/// `additionalProperties` says, and serde's externally tagged enums take a map of exactly one
-/// key, so a valid `{"x": 1.5, "y": 2}` was rejected. Where other members are allowed, the
-/// object gets the `minProperties: 1` its `required` member already implies, which typify's
-/// pattern excludes; the branch becomes a struct variant. With `additionalProperties: false`
-/// the object has exactly that one member, and the tagged variant holds it exactly.
+/// Keeps typify from reading a `oneOf` or `anyOf` of objects with one required member each as
+/// an externally tagged enum (`{"x": 1.5}` as `X(1.5)`) where such an object allows other
+/// members: typify takes that shape whatever `additionalProperties` says, and serde's
+/// externally tagged enums take a map of exactly one key, so a valid `{"x": 1.5, "y": 2}` was
+/// rejected. Those objects get the `minProperties: 1` their required member already implies,
+/// which typify's pattern excludes, and become struct variants. With `additionalProperties:
+/// false` everywhere the tagged enum holds every valid value, and stays. Only the shape
+/// typify tags externally is touched: every branch such an object or a string `enum`/`const`,
+/// the member names distinct (internally tagged unions, whose variants share their tag
+/// member, are read as they were).
 pub(crate) fn untag_open_lone_members(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
     for_each_child_mut(object, &mut untag_open_lone_members);
-    let lone = |keyword: &str| {
-        object.get(keyword).and_then(|v| match v {
-            Value::Object(map) => Some(map.len()),
-            Value::Array(list) => Some(list.len()),
-            _ => None,
-        }) == Some(1)
+    let lone_member = |branch: &serde_json::Map<String, Value>| -> Option<String> {
+        let properties = branch.get("properties")?.as_object()?;
+        let required = branch.get("required")?.as_array()?;
+        let plain = [
+            "minProperties",
+            "maxProperties",
+            "patternProperties",
+            "propertyNames",
+        ]
+        .iter()
+        .all(|k| !branch.contains_key(*k))
+            && branch
+                .get("additionalProperties")
+                .is_none_or(|a| *a == json!(false));
+        (plain && properties.len() == 1 && required.len() == 1)
+            .then(|| required[0].as_str().map(str::to_string))
+            .flatten()
     };
-    let open = object.get("additionalProperties") != Some(&json!(false));
-    let counted = [
-        "minProperties",
-        "maxProperties",
-        "patternProperties",
-        "propertyNames",
-    ]
-    .iter()
-    .any(|k| object.contains_key(*k));
-    if lone("properties") && lone("required") && open && !counted {
-        object.insert("minProperties".into(), json!(1));
+    let string_values = |branch: &serde_json::Map<String, Value>| {
+        let values = match (branch.get("enum"), branch.get("const")) {
+            (Some(Value::Array(values)), None) => values.iter().all(Value::is_string),
+            (None, Some(value)) => value.is_string(),
+            _ => false,
+        };
+        values && branch.get("type").is_none_or(|t| t == "string")
+    };
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(branches)) = object.get_mut(keyword) else {
+            continue;
+        };
+        let mut names = BTreeSet::new();
+        let mut open = false;
+        let tagged = branches.iter().all(|branch| {
+            let Some(branch) = branch.as_object() else {
+                return false;
+            };
+            match lone_member(branch) {
+                Some(name) => {
+                    open |= !branch.contains_key("additionalProperties");
+                    names.insert(name)
+                }
+                None => string_values(branch),
+            }
+        });
+        if !tagged || !open {
+            continue;
+        }
+        for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
+            if lone_member(branch).is_some() && !branch.contains_key("additionalProperties") {
+                branch.insert("minProperties".into(), json!(1));
+            }
+        }
     }
 }
 

@@ -1324,6 +1324,29 @@ fn open_objects_with_one_required_member_are_not_tags() {
     let (code, _) = generate(&builder(), &[tool("t", point(true), None)], &[]).unwrap();
     let closed = item(&code, "enum", "TInputPoint");
     assert!(has(closed, "#[serde(rename = \"x\")] X(f64),"), "{closed}");
+    // A union whose variants share their tag member is read as it was (here adjacently
+    // tagged: the tag, and the one other member), a variant with the tag alone included.
+    let shape = object(json!({ "shape": { "oneOf": [
+        {
+            "type": "object",
+            "properties": { "kind": { "const": "none" } },
+            "required": ["kind"]
+        },
+        {
+            "type": "object",
+            "properties": { "kind": { "const": "circle" }, "radius": { "type": "number" } },
+            "required": ["kind", "radius"]
+        }
+    ] } }));
+    let (code, _) = generate(&builder(), &[tool("t", shape, None)], &[]).unwrap();
+    assert!(
+        has(
+            &code,
+            "#[serde(tag = \"kind\", content = \"radius\")] #[allow(dead_code, clippy::all)] \
+             pub enum TInputShape { #[serde(rename = \"none\")] None,"
+        ),
+        "{code}"
+    );
 }
 
 /// A branch that says its own kind is typed on its own: what it says about the rest of its
