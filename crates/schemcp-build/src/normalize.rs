@@ -338,14 +338,18 @@ fn only_counts(branch: &Value) -> bool {
 /// `unevaluated*` depends on the instance (`if` the payment is by card, `then` `card_number`
 /// is evaluated), so the type keeps every member the declared ones do not name in a map of any
 /// value (`additionalProperties: {}`), and every item past the positions as any value
-/// (`items: {}`). Validation enforces the rest. Returns whether an `unevaluated*` keyword is
-/// left that may see such a keyword through a reference (the caller then keeps them all).
-pub(crate) fn open_unevaluated(schema: &mut Value) -> bool {
+/// (`items: {}`). Validation enforces the rest. Such a keyword seen through a reference counts
+/// too (`reference_evaluates` says what a definition evaluates, through its own references).
+pub(crate) fn open_unevaluated(
+    schema: &mut Value,
+    reference_evaluates: &dyn Fn(&str) -> Evaluates,
+) {
     let Value::Object(object) = schema else {
-        return false;
+        return;
     };
-    let mut keep = false;
-    for_each_child_mut(object, &mut |child| keep |= open_unevaluated(child));
+    for_each_child_mut(object, &mut |child| {
+        open_unevaluated(child, reference_evaluates)
+    });
     let restricts = |object: &serde_json::Map<String, Value>, keyword: &str| {
         object.get(keyword).is_some_and(|v| *v != json!(true))
     };
@@ -354,18 +358,20 @@ pub(crate) fn open_unevaluated(schema: &mut Value) -> bool {
         restricts(object, "unevaluatedItems"),
     );
     if !properties && !items {
-        return keep;
+        return;
     }
-    let (mut narrowing, mut references) = (false, false);
+    let mut narrowing = false;
     in_place_subtree(object, &mut |o| {
         narrowing |= NARROWING_ONLY.iter().any(|k| o.contains_key(*k));
-        references |= REFERENCES.iter().any(|k| o.contains_key(*k));
+        for reference in REFERENCES.iter().filter_map(|k| o.get(*k)) {
+            narrowing |= reference
+                .as_str()
+                .map_or(Evaluates::ALL, reference_evaluates)
+                .narrowing;
+        }
     });
-    if references {
-        return true;
-    }
     if !narrowing {
-        return keep;
+        return;
     }
     if properties {
         object.shift_remove("unevaluatedProperties");
@@ -377,7 +383,6 @@ pub(crate) fn open_unevaluated(schema: &mut Value) -> bool {
         object.shift_remove("unevaluatedItems");
         object.entry("items").or_insert_with(|| json!({}));
     }
-    keep
 }
 
 /// Keywords that decide which members a schema allows beyond the ones it declares, and the
@@ -431,10 +436,9 @@ pub(crate) fn open_evaluating_branches(
         for reference in REFERENCES.iter().filter_map(|k| o.get(*k)) {
             let found = reference
                 .as_str()
-                .map_or(Evaluates::BOTH, reference_evaluates);
+                .map_or(Evaluates::ALL, reference_evaluates);
             let seen = through_references.get_or_insert_default();
-            seen.members |= found.members;
-            seen.items |= found.items;
+            *seen = seen.or(found);
         }
     });
     let applicators = ["allOf", "anyOf"];
@@ -496,14 +500,26 @@ pub(crate) fn open_evaluating_branches(
 pub(crate) struct Evaluates {
     pub(crate) members: bool,
     pub(crate) items: bool,
+    /// A [`NARROWING_ONLY`] keyword applies in place, whose annotations depend on the value.
+    pub(crate) narrowing: bool,
 }
 
 impl Evaluates {
     /// What an unknown schema (a reference that does not resolve) may do.
-    pub(crate) const BOTH: Evaluates = Evaluates {
+    pub(crate) const ALL: Evaluates = Evaluates {
         members: true,
         items: true,
+        narrowing: true,
     };
+
+    /// What either does.
+    pub(crate) fn or(self, other: Evaluates) -> Evaluates {
+        Evaluates {
+            members: self.members || other.members,
+            items: self.items || other.items,
+            narrowing: self.narrowing || other.narrowing,
+        }
+    }
 }
 
 /// What `object` and the schemas that apply in place of it evaluate beyond what they declare
@@ -517,6 +533,7 @@ pub(crate) fn evaluates_in_place(
     in_place_subtree(object, &mut |o| {
         found.members |= EVALUATING_MEMBERS.0.iter().any(|k| o.contains_key(*k));
         found.items |= EVALUATING_ITEMS.0.iter().any(|k| o.contains_key(*k));
+        found.narrowing |= NARROWING_ONLY.iter().any(|k| o.contains_key(*k));
         references.extend(
             REFERENCES
                 .iter()

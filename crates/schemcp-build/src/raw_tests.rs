@@ -333,29 +333,19 @@ fn inline_titles_that_disagree_get_qualified_names() {
 /// Each case: a schema typify cannot handle, and the pointer the error must name.
 #[test]
 fn typify_failures_are_diagnostics_not_panics() {
-    // Beside `unevaluatedProperties` (whose members `then` and `else` decide) and a reference
-    // (which may lead to more of them), `if` reaches typify, which panics on it.
-    let base =
-        json!({ "Base": { "type": "object", "properties": { "a": { "type": "integer" } } } });
-    let mut if_then_else = json!({
-        "type": "object",
-        "allOf": [{ "$ref": "#/$defs/Base" }],
-        "if": { "type": "object", "properties": { "a": { "const": 1 } } },
-        "then": { "type": "object", "required": ["b"] },
-        "else": { "type": "object", "required": ["c"] },
-        "unevaluatedProperties": false
-    });
+    // A `oneOf` with a `true` branch ("anything but the other branch") reaches typify, which
+    // panics on it (`unreachable!`).
+    let negation = json!({ "oneOf": [true, { "type": "string", "enum": ["x"] }] });
     let mut in_defs = object(json!({ "p": { "$ref": "#/$defs/Bad" } }));
-    in_defs["$defs"] = json!({ "Bad": if_then_else.clone(), "Base": base["Base"] });
-    if_then_else["$defs"] = base;
+    in_defs["$defs"] = json!({ "Bad": negation.clone() });
     let cases = [
         (
-            tool("t", object(json!({})), Some(if_then_else.clone())),
+            tool("t", object(json!({})), Some(negation.clone())),
             "/outputSchema",
             "[unsupported-schema]",
         ),
         (
-            tool("t", if_then_else.clone(), None),
+            tool("t", object(json!({ "p": negation.clone() })), None),
             "/inputSchema",
             "[unsupported-schema]",
         ),
@@ -403,14 +393,9 @@ fn typify_failures_are_diagnostics_not_panics() {
 
 #[test]
 fn fallback_to_value_is_opt_in_and_warns() {
-    let if_then_else = json!({
-        "allOf": [{ "$ref": "#/$defs/Any" }],
-        "if": { "type": "string" },
-        "then": { "minLength": 1 },
-        "unevaluatedProperties": false,
-        "$defs": { "Any": { "type": "object", "properties": { "a": { "type": "integer" } } } }
-    });
-    let tools = [tool("t", object(json!({})), Some(if_then_else))];
+    // "Anything but `x`": typify panics on a `oneOf` with a `true` branch.
+    let negation = json!({ "oneOf": [true, { "type": "string", "enum": ["x"] }] });
+    let tools = [tool("t", object(json!({})), Some(negation))];
     assert!(generate(&builder(), &tools, &[]).is_err());
     let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
     assert!(
@@ -955,11 +940,37 @@ fn narrowing_keywords_are_left_to_validation() {
         ),
         "{code}"
     );
-    // Where it may see them through a reference, nothing is dropped, and `if` is refused.
-    input["properties"]["order"]["allOf"] = json!([{ "$ref": "#/$defs/Base" }]);
-    input["$defs"] = json!({ "Base": { "type": "object" } });
-    let errors = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
-    assert!(!errors.is_empty(), "{errors:?}");
+    // Likewise where it sees them through a reference, and only there: a sibling that sees
+    // a definition without them stays closed.
+    let mut input = object(json!({
+        "order": {
+            "type": "object",
+            "properties": { "kind": { "type": "string" } },
+            "allOf": [{ "$ref": "#/$defs/Conditional" }],
+            "unevaluatedProperties": false
+        },
+        "plain": {
+            "type": "object",
+            "properties": { "kind": { "type": "string" } },
+            "allOf": [{ "$ref": "#/$defs/Plain" }],
+            "unevaluatedProperties": false
+        }
+    }));
+    input["required"] = json!([]);
+    input["$defs"] = json!({
+        "Conditional": {
+            "type": "object",
+            "if": { "properties": { "kind": { "const": "bulk" } } },
+            "then": { "properties": { "count": { "type": "integer" } } }
+        },
+        "Plain": { "type": "object", "properties": { "note": { "type": "string" } } }
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let order = item(&code, "struct", "TInputOrder");
+    assert!(has(order, "#[serde(flatten)]"), "{order}");
+    let plain = item(&code, "struct", "TInputPlain");
+    assert!(!has(plain, "#[serde(flatten)]"), "{plain}");
 }
 
 /// In 2020-12 `$ref` applies beside its siblings: `{"$ref": Base, "properties": ...}` is the

@@ -522,21 +522,21 @@ fn collect_members(
                 })
                 .filter_map(|m| m.def_key.clone())
                 .collect();
-            // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees: those
-            // keywords are dropped only where no `unevaluated*` can see them any more.
-            let mut keep_narrowing = false;
+            // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees: every
+            // `unevaluated*` that could see them, here or through a reference, is opened first,
+            // and then they are dropped.
             let evaluating = evaluating_definitions(&members[root..], root, &defs);
             let reference_evaluates = |reference: &str| {
                 resolve(reference, &defs)
                     .ok()
                     .and_then(|index| evaluating.get(&index).copied())
-                    .unwrap_or(Evaluates::BOTH)
+                    .unwrap_or(Evaluates::ALL)
             };
             // Diagnostics name the keywords as written, before the openings rewrite them.
             let written: Vec<Value> = members[root..].iter().map(|m| m.schema.clone()).collect();
             for member in &mut members[root..] {
                 open_evaluating_branches(&mut member.schema, &reference_evaluates);
-                keep_narrowing |= open_unevaluated(&mut member.schema);
+                open_unevaluated(&mut member.schema, &reference_evaluates);
             }
             for (member, written) in members[root..].iter_mut().zip(&written) {
                 integral_counts(&mut member.schema);
@@ -546,11 +546,9 @@ fn collect_members(
                 type_property_names(&mut member.schema);
                 split_mixed_enums(&mut member.schema);
                 placeholders |= crate::variants::name_variants(&mut member.schema);
-                if !keep_narrowing {
-                    drop_narrowing(&mut member.schema);
-                    // Branches left empty (`{"contains": ...}` without its keyword) say nothing.
-                    settle_boolean_branches(&mut member.schema);
-                }
+                drop_narrowing(&mut member.schema);
+                // Branches left empty (`{"contains": ...}` without its keyword) say nothing.
+                settle_boolean_branches(&mut member.schema);
                 closed_tuples(&mut member.schema);
                 if fallback {
                     degrade_unsupported(member, &defs, t, warnings);
@@ -666,7 +664,7 @@ fn evaluating_definitions(
                 .filter_map(|r| match resolve(r, defs) {
                     Ok(index) => Some(index),
                     Err(_) => {
-                        found = Evaluates::BOTH;
+                        found = Evaluates::ALL;
                         None
                     }
                 })
@@ -680,9 +678,7 @@ fn evaluating_definitions(
         for (index, _, targets) in &own {
             let mut now = result[index];
             for target in targets {
-                let reached = result.get(target).copied().unwrap_or(Evaluates::BOTH);
-                now.members |= reached.members;
-                now.items |= reached.items;
+                now = now.or(result.get(target).copied().unwrap_or(Evaluates::ALL));
             }
             if now != result[index] {
                 result.insert(*index, now);

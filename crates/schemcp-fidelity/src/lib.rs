@@ -1251,16 +1251,15 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          `false` they amount to. Keywords that only ever reject values (`if`/`then`/`else`, \
          `contains`, `dependentRequired`, `dependentSchemas`, an `anyOf` of `required` lists) \
          are left to validation, as `minLength` is; an `unevaluated*` keyword that could see \
-         what they evaluate then keeps every member or item the declared ones do not name (unless \
-         it could see them through a `$ref`). An `anyOf` with a branch that leaves its kind open is typed as a \
+         what they evaluate, here or through a `$ref`, then keeps every member or item the \
+         declared ones do not name. An `anyOf` with a branch that leaves its kind open is typed as a \
          `oneOf`, a variant per branch. What `allOf` and `anyOf` branches say about members or \
          items they do not declare (`additionalProperties`, `unevaluatedProperties`, \
          `patternProperties`, `prefixItems`, `items`, `unevaluatedItems`) is left to validation \
          where their holder has no `type` or an `unevaluated*` keyword that sees it; the holder \
          then keeps every member or item the declared ones do not name. A `$dynamicRef` in a \
          schema that is one resource is read as the `$ref` it then amounts to. Everything else \
-         (`unevaluated*` or `prefixItems` that may see more through a `$ref`, `prefixItems` \
-         beside a `oneOf`, references to other documents) stays \
+         (`prefixItems` beside a `oneOf` or a `$ref`, references to other documents) stays \
          `serde_json::Value` with a warning (or, without the opt-in, is refused), and \
          validation does the rejecting. Optional members keep what was sent: an empty array \
          or map is `Some` of an empty `Vec` or map (typify's own output skips it), and a \
