@@ -649,9 +649,9 @@ pub(crate) fn integral_counts(schema: &mut Value) {
 
 /// Settles `allOf`, `anyOf` and `oneOf` whose branches are all boolean schemas (or `{}`, which
 /// is `true`), in the copy of a schema the generator converts (typify panics on them): `true`
-/// matches every value and
-/// `false` none, so each says "every value" (the keyword is dropped) or "no value" (the whole
-/// schema becomes `false`). Boolean branches produce no annotations, so `unevaluated*`
+/// matches every value and `false` none, so each says "every value" (the keyword is dropped)
+/// or "no value" (the whole schema becomes `false`). Beside other branches, the boolean ones
+/// that never count are left out. Boolean branches produce no annotations, so `unevaluated*`
 /// keywords see the same either way.
 pub(crate) fn settle_boolean_branches(schema: &mut Value) {
     let Value::Object(object) = schema else {
@@ -659,22 +659,28 @@ pub(crate) fn settle_boolean_branches(schema: &mut Value) {
     };
     for_each_child_mut(object, &mut settle_boolean_branches);
     let mut matches_nothing = false;
+    // `{}` matches every value and produces no annotations: it is `true`.
+    let boolean = |b: &Value| match b {
+        Value::Object(o) if o.is_empty() => Some(true),
+        other => other.as_bool(),
+    };
     for keyword in ["allOf", "anyOf", "oneOf"] {
-        let Some(Value::Array(branches)) = object.get(keyword) else {
+        let Some(Value::Array(branches)) = object.get_mut(keyword) else {
             continue;
         };
-        // `{}` matches every value and produces no annotations: it is `true`.
-        let Some(trues) = branches
-            .iter()
-            .map(|b| match b {
-                Value::Object(o) if o.is_empty() => Some(true),
-                other => other.as_bool(),
-            })
-            .collect::<Option<Vec<bool>>>()
-            .map(|b| b.iter().filter(|&&b| b).count())
-        else {
+        // Beside other branches, a branch that never counts is left out: `true` in an `allOf`,
+        // `false` in an `anyOf` or `oneOf` (typify panics on a `false` branch). A `false` in an
+        // `allOf` matches nothing.
+        if branches.iter().any(|b| boolean(b).is_none()) {
+            let all_of = keyword == "allOf";
+            if all_of && branches.iter().any(|b| boolean(b) == Some(false)) {
+                matches_nothing = true;
+            }
+            let never_counts = Some(all_of);
+            branches.retain(|b| boolean(b) != never_counts);
             continue;
-        };
+        }
+        let trues = branches.iter().filter(|b| boolean(b) == Some(true)).count();
         let every_value = match keyword {
             "allOf" => trues == branches.len(),
             "anyOf" => trues > 0,
@@ -1270,9 +1276,21 @@ mod tests {
             let expected = if every_value { &keeps } else { &json!(false) };
             assert_eq!(&settled, expected, "{keyword}: {branches}");
         }
-        // A branch that is not boolean may carry annotations or shape the type: left as is.
+        // A branch that is not boolean may carry annotations or shape the type: left as is,
+        // and so is a boolean branch that counts beside it (a `oneOf` with `true` means
+        // "anything but the others"). One that never counts is left out (typify panicked on
+        // `false` in a `oneOf`).
         let mixed = json!({ "anyOf": [true, { "properties": { "a": true } }] });
         assert_eq!(settle(mixed.clone()), mixed);
+        let x = json!({ "enum": ["x"] });
+        for (keyword, branches, settled) in [
+            ("oneOf", json!([false, x, {}]), json!({ "oneOf": [x, {}] })),
+            ("anyOf", json!([x, false]), json!({ "anyOf": [x] })),
+            ("allOf", json!([true, x, {}]), json!({ "allOf": [x] })),
+            ("allOf", json!([x, false]), json!(false)),
+        ] {
+            assert_eq!(settle(json!({ keyword: branches })), settled, "{keyword}");
+        }
         // Nested schemas are settled too.
         assert_eq!(
             settle(json!({ "items": { "oneOf": [true, true] } })),
