@@ -430,6 +430,15 @@ pub(crate) fn open_evaluating_branches(
     for_each_child_mut(object, &mut |child| {
         open_evaluating_branches(child, reference_evaluates)
     });
+    let holds = [
+        "allOf",
+        "anyOf",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+    ];
+    if !holds.iter().any(|k| object.contains_key(*k)) {
+        return;
+    }
     let untyped = !OWN_KIND.iter().any(|k| object.contains_key(*k));
     let mut through_references: Option<Evaluates> = None;
     in_place_subtree(object, &mut |o| {

@@ -62,6 +62,23 @@ pub(crate) fn for_each_child_mut_under(
     }
 }
 
+/// Whether `object` or any subschema below it has one of `keywords`; no pointers are built,
+/// so it is cheap enough to decide whether a rewrite has anything to do.
+pub(crate) fn mentions(object: &serde_json::Map<String, Value>, keywords: &[&str]) -> bool {
+    let below = |child: &Value| child.as_object().is_some_and(|o| mentions(o, keywords));
+    object.iter().any(|(keyword, value)| {
+        keywords.contains(&keyword.as_str())
+            || match (children(keyword), value) {
+                (Some(Children::Named), Value::Object(map)) => map.values().any(below),
+                (Some(Children::One | Children::List), Value::Array(list)) => {
+                    list.iter().any(below)
+                }
+                (Some(Children::One), child) => below(child),
+                _ => false,
+            }
+    })
+}
+
 /// Escapes a JSON pointer segment.
 pub(crate) fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")

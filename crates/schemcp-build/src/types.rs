@@ -38,7 +38,7 @@ use crate::normalize::{
 };
 use crate::schema::{
     canonical, decode_segment, escape, for_each_child_mut, for_each_ref_mut, for_each_subschema,
-    mark_nullable_optionals, may_be_null, untyped_message, untyped_subschemas,
+    mark_nullable_optionals, may_be_null, mentions, untyped_message, untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -532,8 +532,21 @@ fn collect_members(
                     .and_then(|index| evaluating.get(&index).copied())
                     .unwrap_or(Evaluates::ALL)
             };
-            // Diagnostics name the keywords as written, before the openings rewrite them.
-            let written: Vec<Value> = members[root..].iter().map(|m| m.schema.clone()).collect();
+            // Diagnostics name the keywords as written, before the openings rewrite them (only
+            // schemas they may rewrite are kept aside).
+            const OPENED: [&str; 4] = [
+                "allOf",
+                "anyOf",
+                "unevaluatedProperties",
+                "unevaluatedItems",
+            ];
+            let written: Vec<Option<Value>> = members[root..]
+                .iter()
+                .map(|m| {
+                    let opened = m.schema.as_object().is_some_and(|o| mentions(o, &OPENED));
+                    opened.then(|| m.schema.clone())
+                })
+                .collect();
             for member in &mut members[root..] {
                 open_evaluating_branches(&mut member.schema, &reference_evaluates);
                 open_unevaluated(&mut member.schema, &reference_evaluates);
@@ -555,7 +568,7 @@ fn collect_members(
                 }
                 untyped(
                     member,
-                    written,
+                    written.as_ref(),
                     &typed_defs,
                     t,
                     fallback,
@@ -698,7 +711,12 @@ fn evaluating_definitions(
 /// always such a schema (the contract loader refuses `$id`). Where `$ref` is already there, the
 /// reference joins the `allOf`, where it applies in place just the same. Anything else is left
 /// for the generator to refuse (or degrade).
-fn static_dynamic_refs(root: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+fn static_dynamic_refs(
+    root: &serde_json::Map<String, Value>,
+) -> std::borrow::Cow<'_, serde_json::Map<String, Value>> {
+    if !mentions(root, &["$dynamicRef"]) {
+        return std::borrow::Cow::Borrowed(root);
+    }
     let whole = Value::Object(root.clone());
     let mut one_resource = true;
     let mut dynamic_anchors = BTreeSet::new();
@@ -715,8 +733,8 @@ fn static_dynamic_refs(root: &serde_json::Map<String, Value>) -> serde_json::Map
         static_refs(&mut copy);
     }
     match copy {
-        Value::Object(object) => object,
-        _ => root.clone(),
+        Value::Object(object) => std::borrow::Cow::Owned(object),
+        _ => std::borrow::Cow::Borrowed(root),
     }
 }
 
@@ -977,7 +995,7 @@ fn degrade_unsupported(
 /// warning, otherwise an error.
 fn untyped(
     member: &mut Member,
-    written: &Value,
+    written: Option<&Value>,
     typed_defs: &BTreeSet<String>,
     tool: usize,
     fallback: bool,
@@ -999,7 +1017,7 @@ fn untyped(
             continue;
         }
         if let Some(as_written) = written
-            .pointer(&pointer[member.pointer.len()..])
+            .and_then(|w| w.pointer(&pointer[member.pointer.len()..]))
             .and_then(Value::as_object)
             .and_then(untyped_message)
         {
