@@ -42,6 +42,7 @@ mod examples;
 mod fields;
 mod names;
 mod normalize;
+mod openings;
 mod optional;
 mod rewrite;
 mod round_trip;

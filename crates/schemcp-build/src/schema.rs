@@ -298,8 +298,8 @@ pub(crate) fn untyped_message(object: &serde_json::Map<String, Value>) -> Option
 /// `enum`, `const` or `$ref`. In JSON Schema such a schema accepts every other kind of value
 /// (`{"properties": ...}` accepts `12`), but typify infers the kind from the keywords, so its
 /// type would reject valid values. Also `anyOf` with an untyped branch, which typify mistypes
-/// (`$ref` beside `properties` is split into an `allOf` by [`split_ref_siblings`]). Returns
-/// `(pointer, why)`. `typed_ref` says whether a `$ref` names a definition with a `type` (or an
+/// (`$ref` beside `properties` is split into an `allOf` by
+/// [`split_ref_siblings`](crate::normalize::split_ref_siblings)). Returns `(pointer, why)`. `typed_ref` says whether a `$ref` names a definition with a `type` (or an
 /// `enum` or `const`), which then says the kind of an `allOf` it is a branch of.
 pub(crate) fn untyped_subschemas(
     schema: &Value,

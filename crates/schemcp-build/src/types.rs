@@ -29,13 +29,13 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::normalize::{
-    Evaluates, closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots,
-    drop_unicode_patterns, evaluates_in_place, finish_tuples, integral_counts, name_after_parent,
-    name_nullable_root, open_any_of_as_one_of, open_evaluating_branches, open_pattern_properties,
-    open_tuples, open_unevaluated, prefix_items_refusal, runtime_type, settle_boolean_branches,
-    settle_unevaluated, split_mixed_enums, split_nullable_definition, split_ref_siblings,
-    type_property_names, untag_open_lone_members,
+    closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
+    finish_tuples, integral_counts, name_after_parent, name_nullable_root, open_any_of_as_one_of,
+    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
+    settle_boolean_branches, settle_unevaluated, split_mixed_enums, split_nullable_definition,
+    split_ref_siblings, type_property_names, untag_open_lone_members,
 };
+use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::schema::{
     canonical, decode_segment, escape, for_each_child_mut, for_each_ref_mut, for_each_subschema,
     mark_nullable_optionals, may_be_null, mentions, untyped_message, untyped_subschemas,
@@ -1217,9 +1217,9 @@ const OTHER_THAN: [(&str, &str, &str); 4] = [
 /// faithfully. typify ignores `minItems`, `minProperties` and the like (the type accepts more,
 /// validation enforces them); an object without `additionalProperties` keeps unknown members in
 /// a map (see [`untyped`]), and members matching `patternProperties` are kept too (see
-/// [`normalize::open_pattern_properties`]). `prefixItems` becomes the runtime's `PrefixN` (see
-/// [`normalize::open_tuples`]), and `unevaluated*` beside no in-place applicator means
-/// `additionalProperties` / `items` (see [`normalize::settle_unevaluated`]), except for
+/// [`open_pattern_properties`]). `prefixItems` becomes the runtime's `PrefixN` (see
+/// [`open_tuples`]), and `unevaluated*` beside no in-place applicator means
+/// `additionalProperties` / `items` (see [`settle_unevaluated`]), except for
 /// `unevaluatedItems` beside `contains`. String annotations (`format`, `content*`) are left
 /// out of the typed branch, which is then `String`.
 fn other_than(target: &Value) -> Option<&'static str> {
