@@ -461,7 +461,9 @@ pub(crate) fn settle_boolean_branches(schema: &mut Value) {
 /// Rewrites an `enum` without `type` whose values are of more than one kind besides `null`
 /// (`["auto", 1, 2]`, which typify cannot type: it panics) to the `oneOf` of one typed `enum`
 /// per kind that it means, in the copy of a schema the generator converts. The kinds are
-/// disjoint, so exactly one branch holds each value; typify makes it an untagged enum.
+/// disjoint, so exactly one branch holds each value; typify makes it an untagged enum. One of
+/// integers only (and maybe `null`) gets the `"type": "integer"` it means, so it is an integer
+/// type, not an `f64` that writes `2` back as `2.0`.
 pub(crate) fn split_mixed_enums(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
@@ -491,7 +493,25 @@ pub(crate) fn split_mixed_enums(schema: &mut Value) {
             None => kinds.push((kind(value), vec![value.clone()])),
         }
     }
-    if kinds.iter().filter(|(k, _)| *k != "null").count() < 2 {
+    let non_null: Vec<&str> = kinds
+        .iter()
+        .map(|(k, _)| *k)
+        .filter(|k| *k != "null")
+        .collect();
+    if non_null == ["integer"] {
+        // typify reads an untyped number `enum` as `f64`, which writes `2` back as `2.0`.
+        let null = kinds.len() > 1;
+        object.insert(
+            "type".into(),
+            if null {
+                json!(["integer", "null"])
+            } else {
+                json!("integer")
+            },
+        );
+        return;
+    }
+    if non_null.len() < 2 {
         return;
     }
     let branches: Vec<Value> = kinds

@@ -1053,6 +1053,14 @@ fn an_enum_of_several_kinds_is_one_variant_per_kind() {
         has(level, "String(TInputLevelString),") && has(level, "Integer(TInputLevelInteger),"),
         "{code}"
     );
+    // Integers only (with or without `null`) are an integer type: as `f64`, `2` came back `2.0`.
+    let input = object(json!({ "level": { "enum": [1, 2, null] }, "step": { "enum": [5, 10] } }));
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    for name in ["TInputLevel", "TInputStep"] {
+        let item = item(&code, "struct", name);
+        assert!(has(item, "(i64);"), "{name}: {code}");
+    }
 }
 
 /// A tool's schema that is an `enum` listing `null` is `Option` of an enum named
