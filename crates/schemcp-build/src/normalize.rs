@@ -139,6 +139,73 @@ pub(crate) fn untag_open_lone_members(schema: &mut Value) {
     }
 }
 
+/// Puts the `anyOf`/`oneOf` branches that declare more members first, where one declares all
+/// of another's and more, in the copy of a schema the generator converts. typify makes such a
+/// union an untagged enum, and serde takes the first variant that reads a value: with
+/// `[{name}, {name, email}]` (pydantic's `Union[Base, Derived]`), `{"name": "a", "email": "b"}`
+/// was read by the first variant, which dropped `email`. The branches apply to the value in any
+/// order, so reordering them changes nothing but which variant is tried first. Unions where no
+/// branch declares all of another's members, and tagged ones (every branch gives one member a
+/// different constant value, so the tag picks the variant), are left as written. `declared`
+/// gives a branch's `properties` (`None` where it cannot tell, which leaves the union alone).
+pub(crate) fn supersets_first(
+    schema: &mut Value,
+    declared: &dyn Fn(&Value) -> Option<serde_json::Map<String, Value>>,
+) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut |child| supersets_first(child, declared));
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = object.get_mut(keyword) else {
+            continue;
+        };
+        let Some(members) = branches.iter().map(declared).collect::<Option<Vec<_>>>() else {
+            continue;
+        };
+        let sets: Vec<BTreeSet<&String>> = members.iter().map(|m| m.keys().collect()).collect();
+        let out_of_order = (0..sets.len()).any(|i| {
+            (i + 1..sets.len())
+                .any(|j| sets[j].len() > sets[i].len() && sets[j].is_superset(&sets[i]))
+        });
+        if !out_of_order || tagged(&members) {
+            continue;
+        }
+        // A strict superset is larger, so the largest first puts every one before its subsets.
+        let mut order: Vec<(usize, Value)> = sets
+            .iter()
+            .map(BTreeSet::len)
+            .zip(std::mem::take(branches))
+            .collect();
+        order.sort_by_key(|(len, _)| std::cmp::Reverse(*len));
+        *branches = order.into_iter().map(|(_, branch)| branch).collect();
+    }
+}
+
+/// Whether one member names the variant of every branch: a `const` (or one-value `enum`) in
+/// each, all different.
+fn tagged(members: &[serde_json::Map<String, Value>]) -> bool {
+    let constant = |schema: &Value| match (schema.get("const"), schema.get("enum")) {
+        (Some(value), _) => Some(value.clone()),
+        (None, Some(Value::Array(values))) if values.len() == 1 => Some(values[0].clone()),
+        _ => None,
+    };
+    members.first().is_some_and(|first| {
+        first.keys().any(|name| {
+            let values: Option<Vec<Value>> = members
+                .iter()
+                .map(|m| m.get(name).and_then(constant))
+                .collect();
+            values.is_some_and(|values| {
+                values
+                    .iter()
+                    .enumerate()
+                    .all(|(i, v)| !values[..i].contains(v))
+            })
+        })
+    })
+}
+
 /// Whether the generated code checks `pattern` as the validator does. typify's string
 /// newtypes test their pattern with `regress` without the Unicode flag, where `\p{Letter}` is
 /// a plain `p`; the validator reads it as a Unicode property. Such a newtype would reject

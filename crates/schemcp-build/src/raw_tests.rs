@@ -1403,3 +1403,49 @@ fn typed_branches_keep_their_items_and_members() {
         "{code}"
     );
 }
+
+/// In a union where one branch declares all of another's members and more (pydantic's
+/// `Union[Base, Derived]`), serde's untagged enum tried the smaller one first and dropped the
+/// rest: the larger one is tried first now, inline or through references.
+#[test]
+fn union_branches_that_declare_more_are_tried_first() {
+    let mut input = object(json!({
+        "who": { "anyOf": [{ "$ref": "#/$defs/Base" }, { "$ref": "#/$defs/Derived" }] },
+        "inline": { "anyOf": [
+            { "type": "object", "properties": { "name": { "type": "string" } }, "required": ["name"] },
+            {
+                "type": "object",
+                "properties": { "name": { "type": "string" }, "email": { "type": "string" } },
+                "required": ["name", "email"],
+                "examples": [{ "name": "a", "email": "b" }]
+            }
+        ] }
+    }));
+    input["$defs"] = json!({
+        "Base": {
+            "type": "object",
+            "properties": { "name": { "type": "string" } },
+            "required": ["name"]
+        },
+        "Derived": {
+            "type": "object",
+            "properties": { "name": { "type": "string" }, "email": { "type": "string" } },
+            "required": ["name", "email"]
+        }
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let who = item(&code, "enum", "TInputWho");
+    assert!(
+        has(who, "pub enum TInputWho { Derived(Derived), Base(Base),"),
+        "{who}"
+    );
+    let inline = item(&code, "enum", "TInputInline");
+    assert!(
+        has(
+            inline,
+            "Variant0 { email: ::std::string::String, name: ::std::string::String },"
+        ),
+        "{inline}"
+    );
+}

@@ -33,7 +33,7 @@ use crate::normalize::{
     finish_tuples, integral_counts, name_after_parent, name_nullable_root, open_any_of_as_one_of,
     open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
     settle_boolean_branches, settle_unevaluated, split_mixed_enums, split_nullable_definition,
-    split_ref_siblings, type_property_names, untag_open_lone_members,
+    split_ref_siblings, supersets_first, type_property_names, untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::schema::{
@@ -547,7 +547,23 @@ fn collect_members(
                     opened.then(|| m.schema.clone())
                 })
                 .collect();
+            // The members each definition declares, for ordering union branches.
+            let declared_by: BTreeMap<usize, serde_json::Map<String, Value>> = members[root..]
+                .iter()
+                .enumerate()
+                .filter_map(|(i, m)| Some((root + i, declared_members(&m.schema)?)))
+                .collect();
+            let declared = |branch: &Value| match branch.get("$ref").and_then(Value::as_str) {
+                Some(reference) if branch.as_object().is_some_and(|b| b.len() == 1) => {
+                    resolve(reference, &defs)
+                        .ok()
+                        .and_then(|index| declared_by.get(&index).cloned())
+                }
+                Some(_) => None,
+                None => declared_members(branch),
+            };
             for member in &mut members[root..] {
+                supersets_first(&mut member.schema, &declared);
                 open_evaluating_branches(&mut member.schema, &reference_evaluates);
                 open_unevaluated(&mut member.schema, &reference_evaluates);
             }
@@ -656,6 +672,16 @@ fn collect_members(
     } else {
         Err(problems)
     }
+}
+
+/// The `properties` of an object schema, or `None` if it is not one (no `properties`, or a
+/// kind other than object).
+fn declared_members(schema: &Value) -> Option<serde_json::Map<String, Value>> {
+    let object = schema.as_object()?;
+    if object.get("type").is_some_and(|t| t != "object") {
+        return None;
+    }
+    object.get("properties")?.as_object().cloned()
 }
 
 /// What each definition among `members` (the first at index `first`) evaluates beyond what it

@@ -1175,8 +1175,8 @@ pub struct LossyInput {
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
 pub enum LossyInputShape {
-    Round { r: f64 },
     Box { r: ::std::string::String, w: f64 },
+    Round { r: f64 },
 }
 ///`MaybeNote`
 #[derive(
@@ -1564,7 +1564,7 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
-    /// An example the schema allows but the generated type cannot hold: it matches only the second shape, yet deserializes into the first, which drops `w`. The build cannot follow an untagged enum, so the generated test catches it.
+    /// An example the schema allows but the generated type cannot hold: it matches only the first shape, which leaves other members open but does not declare `w`, so its variant drops it. The build cannot follow an untagged enum, so the generated test catches it.
     fn lossy(
         &self,
         input: LossyInput,
