@@ -663,6 +663,32 @@ fn in_place(keyword: &str) -> bool {
 /// The references, which apply another schema to the same value, as in-place applicators do.
 pub(crate) const REFERENCES: [&str; 3] = ["$ref", "$dynamicRef", "$recursiveRef"];
 
+/// Rewrites `{"anyOf": A, "oneOf": O, ...}` to `{"allOf": [{"anyOf": A}, {"oneOf": O}], ...}`
+/// in the copy of a schema the generator converts: typify asserts that a schema has one of the
+/// two only, and panicked on such a schema. Both apply to the value in place, so as branches
+/// of an `allOf` they mean the same, annotations included; typify merges them into one type.
+pub(crate) fn separate_any_of_from_one_of(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut separate_any_of_from_one_of);
+    if !(object.contains_key("anyOf") && object.contains_key("oneOf")) {
+        return;
+    }
+    let mut branches = Vec::new();
+    for keyword in ["anyOf", "oneOf"] {
+        if let Some(branch) = object.shift_remove(keyword) {
+            branches.push(json!({ keyword: branch }));
+        }
+    }
+    match object.get_mut("allOf") {
+        Some(Value::Array(all_of)) => all_of.extend(branches),
+        _ => {
+            object.insert("allOf".into(), Value::Array(branches));
+        }
+    }
+}
+
 /// Rewrites an `anyOf` with a branch that leaves its kind open (no `type`, `$ref`, `enum` or
 /// `const`) to a `oneOf`, in the copy of a schema the generator converts, where no `oneOf`
 /// stands beside it. typify makes such an `anyOf` a struct of optional flattened parts, which

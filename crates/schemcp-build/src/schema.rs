@@ -344,20 +344,6 @@ pub(crate) fn untyped_subschemas(
         {
             out.push((pointer.to_string(), message));
         }
-        // typify turns `anyOf` into a struct of optional flattened parts, which only objects
-        // fit; a branch that does not say what it is may be a number or a string. Without a
-        // `oneOf` beside it, the generator types it as one (`normalize::open_any_of_as_one_of`).
-        if let Some(Value::Array(branches)) = object.get("anyOf")
-            && branches.iter().any(open_branch)
-            && object.contains_key("oneOf")
-        {
-            out.push((
-                pointer.to_string(),
-                "this `anyOf` has a branch without a `type` and a `oneOf` beside it; typify \
-                 would make it a struct that only objects fit"
-                    .into(),
-            ));
-        }
         for (keyword, value) in object {
             if skip_defs && (keyword == "$defs" || keyword == "definitions") {
                 continue;

@@ -32,8 +32,9 @@ use crate::normalize::{
     closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
     finish_tuples, integral_counts, name_after_parent, name_nullable_root, open_any_of_as_one_of,
     open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
-    settle_boolean_branches, settle_unevaluated, split_mixed_enums, split_nullable_definition,
-    split_ref_siblings, supersets_first, type_property_names, untag_open_lone_members,
+    separate_any_of_from_one_of, settle_boolean_branches, settle_unevaluated, split_mixed_enums,
+    split_nullable_definition, split_ref_siblings, supersets_first, type_property_names,
+    untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::schema::{
@@ -593,6 +594,7 @@ fn collect_members(
                 );
                 // After `untyped`, whose diagnostics name the keywords as written.
                 settle_unevaluated(&mut member.schema);
+                separate_any_of_from_one_of(&mut member.schema);
                 open_any_of_as_one_of(&mut member.schema);
                 split_ref_siblings(&mut member.schema);
                 open_pattern_properties(&mut member.schema);
