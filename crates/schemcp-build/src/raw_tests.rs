@@ -1449,3 +1449,42 @@ fn union_branches_that_declare_more_are_tried_first() {
         "{inline}"
     );
 }
+
+/// A `default` for an object with an optional member that may be `null` (pydantic writes
+/// `{"$ref": "#/$defs/Filters", "default": {"since": null}}` for a model field with a default)
+/// was refused: typify checks the default against its type, where that member is renamed and
+/// required. The default follows the renaming now, inline and through a reference.
+#[test]
+fn defaults_of_objects_with_nullable_optional_members_are_kept() {
+    let mut input = object(json!({
+        "inline": {
+            "type": "object",
+            "properties": { "since": { "type": ["string", "null"] } },
+            "default": {}
+        },
+        "filters": { "$ref": "#/$defs/Filters", "default": { "since": null, "tag": "x" } }
+    }));
+    input["required"] = json!([]);
+    input["$defs"] = json!({
+        "Filters": {
+            "type": "object",
+            "properties": {
+                "since": { "anyOf": [{ "type": "string" }, { "type": "null" }], "default": null },
+                "tag": { "type": "string" }
+            }
+        }
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        has(
+            &code,
+            "pub since: ::std::option::Option<::std::option::Option<::std::string::String>>,"
+        ),
+        "{code}"
+    );
+    assert!(
+        has(&code, "fn t_input_filters() -> super::Filters {"),
+        "{code}"
+    );
+}
