@@ -40,17 +40,8 @@ pub(crate) fn open_unevaluated(
     if !properties && !items {
         return;
     }
-    let mut narrowing = false;
-    in_place_subtree(object, &mut |o| {
-        narrowing |= NARROWING_ONLY.iter().any(|k| o.contains_key(*k));
-        for reference in REFERENCES.iter().filter_map(|k| o.get(*k)) {
-            narrowing |= reference
-                .as_str()
-                .map_or(Evaluates::ALL, reference_evaluates)
-                .narrowing;
-        }
-    });
-    if !narrowing {
+    let (own, through_references) = seen_in_place(object, reference_evaluates);
+    if !own.narrowing && !through_references.is_some_and(|t| t.narrowing) {
         return;
     }
     if properties {
@@ -120,16 +111,7 @@ pub(crate) fn open_evaluating_branches(
         return;
     }
     let untyped = !OWN_KIND.iter().any(|k| object.contains_key(*k));
-    let mut through_references: Option<Evaluates> = None;
-    in_place_subtree(object, &mut |o| {
-        for reference in REFERENCES.iter().filter_map(|k| o.get(*k)) {
-            let found = reference
-                .as_str()
-                .map_or(Evaluates::ALL, reference_evaluates);
-            let seen = through_references.get_or_insert_default();
-            *seen = seen.or(found);
-        }
-    });
+    let (_, through_references) = seen_in_place(object, reference_evaluates);
     let applicators = ["allOf", "anyOf"];
     for (side, (evaluating, unevaluated, rest)) in [EVALUATING_MEMBERS, EVALUATING_ITEMS]
         .into_iter()
@@ -210,6 +192,20 @@ impl Evaluates {
             narrowing: self.narrowing || other.narrowing,
         }
     }
+}
+
+/// What `object` evaluates in place itself ([`evaluates_in_place`]), and what the definitions
+/// it reaches in place through references evaluate (`None` without such a reference).
+fn seen_in_place(
+    object: &serde_json::Map<String, Value>,
+    reference_evaluates: &dyn Fn(&str) -> Evaluates,
+) -> (Evaluates, Option<Evaluates>) {
+    let (own, references) = evaluates_in_place(object);
+    let through = references
+        .iter()
+        .map(|reference| reference_evaluates(reference))
+        .reduce(Evaluates::or);
+    (own, through)
 }
 
 /// What `object` and the schemas that apply in place of it evaluate beyond what they declare

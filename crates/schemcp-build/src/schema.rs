@@ -179,6 +179,54 @@ pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str
     object.insert("required".into(), Value::Array(required));
 }
 
+/// Renames, in every object `default` below `schema`, the members [`mark_nullable_optionals`]
+/// marked, and gives the ones it leaves out a `null` (absent: the marked member is an `Option`
+/// that `null` leaves `None`). `resolve` gives the `properties` of a reference's target.
+pub(crate) fn mark_defaults(
+    schema: &mut Value,
+    resolve: &dyn Fn(&str) -> Option<serde_json::Map<String, Value>>,
+) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut |child| mark_defaults(child, resolve));
+    if let (Some(properties), Some(Value::Object(default))) =
+        (properties_of(object, resolve), object.get_mut("default"))
+    {
+        mark_default(default, &properties, resolve);
+    }
+}
+
+/// The `properties` of `schema`, or of the target of its `$ref`.
+fn properties_of(
+    schema: &serde_json::Map<String, Value>,
+    resolve: &dyn Fn(&str) -> Option<serde_json::Map<String, Value>>,
+) -> Option<serde_json::Map<String, Value>> {
+    match schema.get("properties").and_then(Value::as_object) {
+        Some(properties) => Some(properties.clone()),
+        None => schema.get("$ref").and_then(Value::as_str).and_then(resolve),
+    }
+}
+
+fn mark_default(
+    default: &mut serde_json::Map<String, Value>,
+    properties: &serde_json::Map<String, Value>,
+    resolve: &dyn Fn(&str) -> Option<serde_json::Map<String, Value>>,
+) {
+    for (name, schema) in properties {
+        let plain = name.trim_end_matches(NULLABLE_OPTIONAL);
+        if plain.len() != name.len() {
+            let value = default.shift_remove(plain).unwrap_or(Value::Null);
+            default.insert(name.clone(), value);
+        }
+        // Members whose own members may be marked, inline or through a reference.
+        let nested = schema.as_object().and_then(|s| properties_of(s, resolve));
+        if let (Some(nested), Some(Value::Object(inner))) = (nested, default.get_mut(name)) {
+            mark_default(inner, &nested, resolve);
+        }
+    }
+}
+
 /// Whether `schema` itself says `null` is one of its values (a `type`, `enum` or `const`, or
 /// one branch of an `anyOf`/`oneOf` that does), or has no constraint at all.
 pub(crate) fn may_be_null(schema: &Value, nullable: &dyn Fn(&str) -> bool) -> bool {

@@ -38,8 +38,8 @@ use crate::normalize::{
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::schema::{
-    NULLABLE_OPTIONAL, canonical, decode_segment, escape, for_each_child_mut, for_each_ref_mut,
-    for_each_subschema, mark_nullable_optionals, may_be_null, mentions, untyped_message,
+    canonical, decode_segment, escape, for_each_child_mut, for_each_ref_mut, for_each_subschema,
+    mark_defaults, mark_nullable_optionals, may_be_null, mentions, untyped_message,
     untyped_subschemas,
 };
 
@@ -1965,54 +1965,6 @@ fn mark_nullable(members: &mut [Member]) {
                 .and_then(|&target| properties[target].clone())
         };
         mark_defaults(&mut member.schema, &resolve);
-    }
-}
-
-/// Renames, in every object `default` below `schema`, the members [`mark_nullable_optionals`]
-/// marked, and gives the ones it leaves out a `null` (absent: the marked member is an `Option`
-/// that `null` leaves `None`). `resolve` gives the `properties` of a reference's target.
-fn mark_defaults(
-    schema: &mut Value,
-    resolve: &dyn Fn(&str) -> Option<serde_json::Map<String, Value>>,
-) {
-    let Value::Object(object) = schema else {
-        return;
-    };
-    for_each_child_mut(object, &mut |child| mark_defaults(child, resolve));
-    if let (Some(properties), Some(Value::Object(default))) =
-        (properties_of(object, resolve), object.get_mut("default"))
-    {
-        mark_default(default, &properties, resolve);
-    }
-}
-
-/// The `properties` of `schema`, or of the target of its `$ref`.
-fn properties_of(
-    schema: &serde_json::Map<String, Value>,
-    resolve: &dyn Fn(&str) -> Option<serde_json::Map<String, Value>>,
-) -> Option<serde_json::Map<String, Value>> {
-    match schema.get("properties").and_then(Value::as_object) {
-        Some(properties) => Some(properties.clone()),
-        None => schema.get("$ref").and_then(Value::as_str).and_then(resolve),
-    }
-}
-
-fn mark_default(
-    default: &mut serde_json::Map<String, Value>,
-    properties: &serde_json::Map<String, Value>,
-    resolve: &dyn Fn(&str) -> Option<serde_json::Map<String, Value>>,
-) {
-    for (name, schema) in properties {
-        let plain = name.trim_end_matches(NULLABLE_OPTIONAL);
-        if plain.len() != name.len() {
-            let value = default.shift_remove(plain).unwrap_or(Value::Null);
-            default.insert(name.clone(), value);
-        }
-        // Members whose own members may be marked, inline or through a reference.
-        let nested = schema.as_object().and_then(|s| properties_of(s, resolve));
-        if let (Some(nested), Some(Value::Object(inner))) = (nested, default.get_mut(name)) {
-            mark_default(inner, &nested, resolve);
-        }
     }
 }
 

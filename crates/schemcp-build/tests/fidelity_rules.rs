@@ -26,6 +26,14 @@ fn lenient(output: Value) -> (String, Vec<String>) {
         .unwrap_or_else(|e| panic!("refused: {e:?}"))
 }
 
+/// The generated `enum` named `name`, up to its closing brace.
+fn enum_body<'a>(code: &'a str, name: &str) -> &'a str {
+    let start = code
+        .find(&format!("pub enum {name} "))
+        .unwrap_or_else(|| panic!("no enum {name}: {code}"));
+    &code[start..start + code[start..].find("\n}").unwrap()]
+}
+
 #[test]
 fn untyped_keywords_are_an_exact_enum_an_error_or_an_explicit_value() {
     // `{"properties": ...}` without `type` also accepts 12; an inferred struct would not. Its
@@ -78,8 +86,7 @@ fn untyped_keywords_are_an_exact_enum_an_error_or_an_explicit_value() {
         warnings[0].starts_with("/outputSchema/anyOf/1 [other-kinds]"),
         "{warnings:?}"
     );
-    let start = code.find("pub enum TOutput ").expect("the enum");
-    let output = &code[start..start + code[start..].find("\n}").unwrap()];
+    let output = enum_body(&code, "TOutput");
     assert!(
         output.contains("Variant0(i64),") && code.contains("#[serde(untagged)]"),
         "{code}"
@@ -215,8 +222,7 @@ fn an_all_of_of_member_declarations_without_type_is_one_struct_or_another_kind()
         warnings[0].starts_with("/outputSchema/properties/p [other-kinds]"),
         "{warnings:?}"
     );
-    let start = code.find("pub enum TOutputP ").expect("the enum");
-    let p = &code[start..start + code[start..].find("\n}").unwrap()];
+    let p = enum_body(&code, "TOutputP");
     assert!(
         p.contains("a: ::std::string::String,")
             && p.contains("b: ::std::option::Option<i64>,")
@@ -257,8 +263,7 @@ fn an_all_of_of_member_declarations_without_type_is_one_struct_or_another_kind()
         warnings[0].starts_with("/outputSchema/properties/p [other-kinds]"),
         "{warnings:?}"
     );
-    let start = code.find("pub enum TOutputP ").expect("the enum");
-    let p = &code[start..start + code[start..].find("\n}").unwrap()];
+    let p = enum_body(&code, "TOutputP");
     assert!(
         p.contains("a: ::std::option::Option<::std::string::String>,")
             && p.contains("#[serde(flatten)]")
