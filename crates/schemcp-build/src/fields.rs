@@ -226,7 +226,7 @@ fn bare(ident: &str) -> &str {
 }
 
 /// The JSON name of a field or variant: its `#[serde(rename = "...")]`, or its identifier.
-fn json_name(attrs: &[syn::Attribute], ident: &Ident) -> String {
+pub(crate) fn json_name(attrs: &[syn::Attribute], ident: &Ident) -> String {
     let mut name = bare(&ident.to_string()).to_string();
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let _ = attr.parse_nested_meta(|meta| {
@@ -247,7 +247,7 @@ fn json_name(attrs: &[syn::Attribute], ident: &Ident) -> String {
 }
 
 /// Whether a `#[serde(...)]` attribute names `flag` (with or without a value).
-fn serde_flag(attrs: &[syn::Attribute], flag: &str) -> bool {
+pub(crate) fn serde_flag(attrs: &[syn::Attribute], flag: &str) -> bool {
     let mut found = false;
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let _ = attr.parse_nested_meta(|meta| {

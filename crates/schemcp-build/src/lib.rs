@@ -48,6 +48,7 @@ mod rewrite;
 mod round_trip;
 mod schema;
 mod types;
+mod unions;
 mod variants;
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -689,27 +689,81 @@ pub(crate) fn separate_any_of_from_one_of(schema: &mut Value) {
     }
 }
 
-/// Rewrites an `anyOf` with a branch that leaves its kind open (no `type`, `$ref`, `enum` or
-/// `const`) to a `oneOf`, in the copy of a schema the generator converts, where no `oneOf`
-/// stands beside it. typify makes such an `anyOf` a struct of optional flattened parts, which
-/// only objects fit; as a `oneOf` it is an untagged enum with one variant per branch (an open
-/// branch typed as its kind or any other kind of value, see `types::untyped`). Every value
-/// valid for the `anyOf` is valid for a branch, so one of the variants holds it; serde takes
-/// the first variant that reads it, and the generated types keep what they read (unknown
-/// members in a map), so the value comes back as sent. Validation still reads the `anyOf`.
-pub(crate) fn open_any_of_as_one_of(schema: &mut Value) {
+/// Rewrites an `anyOf` to a `oneOf`, in the copy of a schema the generator converts, where no
+/// `oneOf` stands beside it and typify's type for the `anyOf` would not give a valid value
+/// back:
+/// - a branch leaves its kind open (no `type`, `$ref`, `enum` or `const`): typify makes such
+///   an `anyOf` a struct of optional flattened parts, which only objects fit;
+/// - two branches declare a member of the same name (`declared` gives a branch's
+///   `properties`, through a `$ref`): in that struct, serde hands each member to the first
+///   part that names it, so the second part missed it and was left out (`{"id": "a", "h": 2}`
+///   against `{id, w}` and `{id, h}` came back as `{"id": "a"}`).
+///
+/// Inline object branches of the second kind that allow other members, and lack one a sibling
+/// declares, keep them in a map (`additionalProperties: {}`, which means what absence does): a
+/// value matching two branches has members of both. As a `oneOf` it is an untagged enum with one variant per branch (an open branch typed as
+/// its kind or any other kind of value, see `types::untyped`), read by the variant that
+/// declares most of the value's members (`unions::best_fit_unions`). Every value valid for
+/// the `anyOf` is valid for a branch, so one of the variants holds it. Validation still reads
+/// the `anyOf`.
+pub(crate) fn open_any_of_as_one_of(
+    schema: &mut Value,
+    declared: &dyn Fn(&Value) -> Option<serde_json::Map<String, Value>>,
+) {
     let Value::Object(object) = schema else {
         return;
     };
-    for_each_child_mut(object, &mut open_any_of_as_one_of);
-    let open = object
-        .get("anyOf")
-        .and_then(Value::as_array)
-        .is_some_and(|branches| branches.iter().any(open_branch));
-    if open && !object.contains_key("oneOf") {
-        let branches = object.shift_remove("anyOf").expect("an `anyOf`");
-        object.insert("oneOf".into(), branches);
+    for_each_child_mut(object, &mut |child| open_any_of_as_one_of(child, declared));
+    if object.contains_key("oneOf") {
+        return;
     }
+    let Some(Value::Array(branches)) = object.get_mut("anyOf") else {
+        return;
+    };
+    let shared = share_a_member(branches, declared);
+    if !shared && !branches.iter().any(open_branch) {
+        return;
+    }
+    if shared {
+        // A value may match several branches, each with members only it declares; the
+        // variant that reads it keeps the others' in a map instead of dropping them.
+        let sets: Vec<BTreeSet<String>> = branches
+            .iter()
+            .map(|b| declared(b).map(|m| m.into_iter().map(|(name, _)| name).collect()))
+            .map(Option::unwrap_or_default)
+            .collect();
+        for (i, branch) in branches.iter_mut().enumerate() {
+            let lacks = |(j, set): (usize, &BTreeSet<String>)| j != i && !set.is_subset(&sets[i]);
+            let Value::Object(branch) = branch else {
+                continue;
+            };
+            let open = branch
+                .get("additionalProperties")
+                .is_none_or(|rest| *rest == json!(true));
+            if open
+                && !branch.contains_key("$ref")
+                && branch.contains_key("properties")
+                && sets.iter().enumerate().any(lacks)
+            {
+                branch.insert("additionalProperties".into(), json!({}));
+            }
+        }
+    }
+    let branches = object.shift_remove("anyOf").expect("an `anyOf`");
+    object.insert("oneOf".into(), branches);
+}
+
+/// Whether two of `branches` declare a member of the same name.
+fn share_a_member(
+    branches: &[Value],
+    declared: &dyn Fn(&Value) -> Option<serde_json::Map<String, Value>>,
+) -> bool {
+    let mut names = BTreeSet::new();
+    branches.iter().filter_map(declared).any(|members| {
+        let shared = members.keys().any(|name| names.contains(name));
+        names.extend(members.into_iter().map(|(name, _)| name));
+        shared
+    })
 }
 
 /// Rewrites `unevaluatedProperties` and `unevaluatedItems` (in the copy of a schema the

@@ -1448,6 +1448,15 @@ fn union_branches_that_declare_more_are_tried_first() {
         ),
         "{inline}"
     );
+    // The smaller branch lacks `email`: read by it (when `email` is not a string), a value
+    // keeps `email` in a map.
+    assert!(
+        has(
+            inline,
+            "Variant1 { name: ::std::string::String, #[serde(flatten)] extra:"
+        ),
+        "{inline}"
+    );
 }
 
 /// A `default` for an object with an optional member that may be `null` (pydantic writes

@@ -596,7 +596,7 @@ fn collect_members(
                 // After `untyped`, whose diagnostics name the keywords as written.
                 settle_unevaluated(&mut member.schema);
                 separate_any_of_from_one_of(&mut member.schema);
-                open_any_of_as_one_of(&mut member.schema);
+                open_any_of_as_one_of(&mut member.schema, &declared);
                 split_ref_siblings(&mut member.schema);
                 open_pattern_properties(&mut member.schema);
                 untag_open_lone_members(&mut member.schema);

@@ -49,6 +49,7 @@ mod output;
 pub mod prefix_items;
 mod server;
 mod transport;
+pub mod unions;
 
 pub use context::ToolContext;
 pub use error::{CatalogError, Error, ToolError};

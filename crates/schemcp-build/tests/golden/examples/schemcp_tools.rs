@@ -226,6 +226,65 @@ pub struct AdoptPetInput {
     pub note: ::std::option::Option<::std::option::Option<::std::string::String>>,
     pub pet: Pet,
 }
+///`Animal`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum Animal {
+    Feline(Feline),
+    Canine(Canine),
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Animal {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "Animal",
+            &[
+                (
+                    &["meows", "name"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <Feline as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::Feline)
+                    },
+                ),
+                (
+                    &["barks", "name"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <Canine as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::Canine)
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<Feline> for Animal {
+    fn from(value: Feline) -> Self {
+        Self::Feline(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<Canine> for Animal {
+    fn from(value: Canine) -> Self {
+        Self::Canine(value)
+    }
+}
 ///`Base`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -327,6 +386,19 @@ impl ::std::default::Default for CalculateInputOp {
     fn default() -> Self {
         CalculateInputOp::Plus
     }
+}
+///`Canine`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct Canine {
+    pub barks: i64,
+    pub name: ::std::string::String,
 }
 ///`Cat`
 #[derive(
@@ -513,6 +585,20 @@ pub struct ExtendsRecordInput {
         ::schemcp_runtime::__private::serde_json::Value,
     >,
 }
+///`Feline`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct Feline {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub meows: ::std::option::Option<i64>,
+    pub name: ::std::string::String,
+}
 ///`Forecast`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -541,13 +627,121 @@ pub struct ForecastInput {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub days: ::std::option::Option<::std::num::NonZeroU64>,
 }
-///`KeepsAnyOfMembersInput`
+///`JoinsModelsInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
     ::schemcp_runtime::__private::serde::Serialize,
     Clone,
     Debug
 )]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct JoinsModelsInput {
+    pub animal: Animal,
+    ///Both branches declare `id`: typify's struct of flattened parts handed it to the first and lost `h`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub size: ::std::option::Option<JoinsModelsInputSize>,
+}
+///Both branches declare `id`: typify's struct of flattened parts handed it to the first and lost `h`.
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum JoinsModelsInputSize {
+    Variant0 {
+        id: ::std::string::String,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        w: ::std::option::Option<f64>,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+    Variant1 {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        h: ::std::option::Option<f64>,
+        id: ::std::string::String,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for JoinsModelsInputSize {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            id: ::std::string::String,
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            w: ::std::option::Option<f64>,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant1 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            h: ::std::option::Option<f64>,
+            id: ::std::string::String,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "JoinsModelsInputSize",
+            &[
+                (
+                    &["id", "w"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { id, w, extra }| Self::Variant0 {
+                                id,
+                                w,
+                                extra,
+                            })
+                    },
+                ),
+                (
+                    &["h", "id"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { h, id, extra }| Self::Variant1 {
+                                h,
+                                id,
+                                extra,
+                            })
+                    },
+                ),
+            ],
+        )
+    }
+}
+///`KeepsAnyOfMembersInput`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
@@ -572,6 +766,77 @@ pub enum KeepsAnyOfMembersInput {
             ::schemcp_runtime::__private::serde_json::Value,
         >,
     },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsAnyOfMembersInput {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            city: ::std::option::Option<::std::string::String>,
+            zip: KeepsAnyOfMembersInputVariant0Zip,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant1 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            city: ::std::option::Option<::std::string::String>,
+            region: ::std::string::String,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsAnyOfMembersInput",
+            &[
+                (
+                    &["city", "zip"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { city, zip, extra }| Self::Variant0 {
+                                city,
+                                zip,
+                                extra,
+                            })
+                    },
+                ),
+                (
+                    &["city", "region"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { city, region, extra }| Self::Variant1 {
+                                city,
+                                region,
+                                extra,
+                            })
+                    },
+                ),
+            ],
+        )
+    }
 }
 ///`KeepsAnyOfMembersInputVariant0Zip`
 #[derive(
@@ -681,12 +946,7 @@ for KeepsAnyOfMembersOutput {
     }
 }
 ///`KeepsAnyOfMembersOutputObject`
-#[derive(
-    ::schemcp_runtime::__private::serde::Deserialize,
-    ::schemcp_runtime::__private::serde::Serialize,
-    Clone,
-    Debug
-)]
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
@@ -711,6 +971,77 @@ pub enum KeepsAnyOfMembersOutputObject {
             ::schemcp_runtime::__private::serde_json::Value,
         >,
     },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsAnyOfMembersOutputObject {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            city: ::std::option::Option<::std::string::String>,
+            zip: KeepsAnyOfMembersOutputObjectVariant0Zip,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant1 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            city: ::std::option::Option<::std::string::String>,
+            region: ::std::string::String,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsAnyOfMembersOutputObject",
+            &[
+                (
+                    &["city", "zip"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { city, zip, extra }| Self::Variant0 {
+                                city,
+                                zip,
+                                extra,
+                            })
+                    },
+                ),
+                (
+                    &["city", "region"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { city, region, extra }| Self::Variant1 {
+                                city,
+                                region,
+                                extra,
+                            })
+                    },
+                ),
+            ],
+        )
+    }
 }
 ///`KeepsAnyOfMembersOutputObjectVariant0Zip`
 #[derive(
@@ -1165,18 +1496,62 @@ pub struct LossyInput {
     pub shape: LossyInputShape,
 }
 ///`LossyInputShape`
-#[derive(
-    ::schemcp_runtime::__private::serde::Deserialize,
-    ::schemcp_runtime::__private::serde::Serialize,
-    Clone,
-    Debug
-)]
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
 pub enum LossyInputShape {
     Box { r: ::std::string::String, w: f64 },
     Round { r: f64 },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for LossyInputShape {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            r: ::std::string::String,
+            w: f64,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant1 {
+            r: f64,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "LossyInputShape",
+            &[
+                (
+                    &["r", "w"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { r, w }| Self::Box { r, w })
+                    },
+                ),
+                (
+                    &["r"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { r }| Self::Round { r })
+                    },
+                ),
+            ],
+        )
+    }
 }
 ///`MaybeNote`
 #[derive(
@@ -1318,18 +1693,51 @@ impl ::std::convert::TryFrom<::std::string::String> for PayInputMethod {
     }
 }
 ///`Pet`
-#[derive(
-    ::schemcp_runtime::__private::serde::Deserialize,
-    ::schemcp_runtime::__private::serde::Serialize,
-    Clone,
-    Debug
-)]
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
 pub enum Pet {
     Cat(Cat),
     Dog(Dog),
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Pet {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "Pet",
+            &[
+                (
+                    &["meows", "pet_type"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <Cat as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::Cat)
+                    },
+                ),
+                (
+                    &["barks", "pet_type"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <Dog as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::Dog)
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[allow(dead_code, clippy::all)]
 impl ::std::convert::From<Cat> for Pet {
@@ -1509,6 +1917,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<Forecast, ::schemcp_runtime::ToolError>,
     > + ::std::marker::Send;
+    /// Unions of objects that allow other members, as pydantic writes `Union[Feline, Canine]` without a discriminator: each variant would read the other's values, so the variant that declares most of the value's members reads it.
+    fn joins_models(
+        &self,
+        input: JoinsModelsInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// An `anyOf` of member declarations beside `unevaluatedProperties: false`: a value both branches match keeps the members of both, though the enum variant that reads it declares one.
     fn keeps_any_of_members(
         &self,
@@ -1649,27 +2068,34 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::schemcp_runtime::Returned::structured(&output)
                 }
                 6 => {
+                    let input: JoinsModelsInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::joins_models(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                7 => {
                     let input: KeepsAnyOfMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_any_of_members(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                7 => {
+                8 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                8 => {
+                9 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                9 => {
+                10 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -1677,21 +2103,21 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                10 => {
+                11 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                11 => {
+                12 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                12 => {
+                13 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -2283,6 +2709,82 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `forecast` /outputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"animal\":{\"name\":\"rex\",\"barks\":3}}",
+                )
+                .unwrap();
+            let typed: JoinsModelsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `joins_models` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `joins_models` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"animal\":{\"name\":\"tom\",\"meows\":2}}",
+                )
+                .unwrap();
+            let typed: JoinsModelsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `joins_models` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `joins_models` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"animal\":{\"name\":\"tom\"},\"size\":{\"id\":\"a\",\"h\":2.5}}",
+                )
+                .unwrap();
+            let typed: JoinsModelsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `joins_models` /inputSchema/examples/2", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `joins_models` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"animal\":{\"name\":\"tom\"},\"size\":{\"id\":\"a\",\"w\":1.5,\"h\":2.5}}",
+                )
+                .unwrap();
+            let typed: JoinsModelsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `joins_models` /inputSchema/examples/3", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `joins_models` /inputSchema/examples/3", example, back
             );
         }
         {

@@ -1,0 +1,361 @@
+//! Untagged unions of objects read by the variant that declares most of the value's members.
+//!
+//! typify makes a `oneOf`/`anyOf` of objects an `#[serde(untagged)]` enum, which serde reads
+//! with the first variant that accepts the value. An object that allows members it does not
+//! declare accepts the members of its siblings too, so for pydantic's `Union[Cat, Dog]` a
+//! `Dog` (`{"name": "rex", "barks": 3}`) was read as a `Cat` named `rex`, and `barks`, which
+//! the schema declares, was dropped. [`best_fit_unions`] gives such enums a `Deserialize` that
+//! tries the variants in order of how many of the value's members each declares
+//! (`schemcp_runtime::unions::best_fit`); serialization stays serde's derive.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::punctuated::Punctuated;
+use syn::{Fields, GenericArgument, Item, PathArguments, Type};
+
+use crate::fields::{json_name, serde_flag};
+
+/// Gives every untagged enum of `file` in which two variants declare different sets of object
+/// members, one of them allowing others, a `Deserialize` by best fit in place of the derived
+/// one, placed right after the enum. Works on typify's output before its paths are pointed at
+/// the runtime's re-exports.
+pub(crate) fn best_fit_unions(file: &mut syn::File) {
+    let structs = struct_members(file);
+    let items = std::mem::take(&mut file.items);
+    for mut item in items {
+        let by_fit = match &mut item {
+            Item::Enum(union) => best_fit(union, &structs),
+            _ => None,
+        };
+        file.items.push(item);
+        file.items.extend(by_fit);
+    }
+}
+
+/// The members an object declares, and whether it refuses others (`deny_unknown_fields`
+/// without a flattened map).
+#[derive(Clone, Default)]
+struct Declared {
+    members: BTreeSet<String>,
+    closed: bool,
+}
+
+/// The `Deserialize` by best fit for `union`, with serde's derive dropped from it, if it needs
+/// one: first fit already picks right where the variants declare the same members, or every
+/// variant that declares any refuses the others'.
+fn best_fit(union: &mut syn::ItemEnum, structs: &BTreeMap<String, Declared>) -> Option<Item> {
+    if !union.generics.params.is_empty() || !serde_flag(&union.attrs, "untagged") {
+        return None;
+    }
+    // A variant with serde options of its own reads differently from its shadow.
+    if union.variants.iter().any(|v| has_serde(&v.attrs)) {
+        return None;
+    }
+    let deny_unknown = serde_flag(&union.attrs, "deny_unknown_fields");
+    let declared: Vec<Declared> = union
+        .variants
+        .iter()
+        .map(|variant| variant_members(&variant.fields, deny_unknown, structs))
+        .collect();
+    let objects: Vec<&Declared> = declared.iter().filter(|d| !d.members.is_empty()).collect();
+    let distinct: BTreeSet<&BTreeSet<String>> = objects.iter().map(|d| &d.members).collect();
+    if distinct.len() < 2 || objects.iter().all(|d| d.closed) {
+        return None;
+    }
+    if !drop_derive(&mut union.attrs, "Deserialize") {
+        return None;
+    }
+    Some(deserialize_by_fit(union, deny_unknown, &declared))
+}
+
+/// What each named struct of `file` declares, the members of structs it flattens included
+/// (typify's `anyOf` structs flatten one per branch).
+fn struct_members(file: &syn::File) -> BTreeMap<String, Declared> {
+    let structs: BTreeMap<String, &syn::ItemStruct> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Struct(s) if s.generics.params.is_empty() => Some((s.ident.to_string(), s)),
+            _ => None,
+        })
+        .collect();
+    structs
+        .iter()
+        .map(|(name, item)| {
+            let mut members = BTreeSet::new();
+            collect(name, &structs, &mut members, &mut BTreeSet::new());
+            let closed = serde_flag(&item.attrs, "deny_unknown_fields")
+                && !item.fields.iter().any(|f| serde_flag(&f.attrs, "flatten"));
+            (name.clone(), Declared { members, closed })
+        })
+        .collect()
+}
+
+fn collect<'a>(
+    name: &'a str,
+    structs: &'a BTreeMap<String, &'a syn::ItemStruct>,
+    members: &mut BTreeSet<String>,
+    seen: &mut BTreeSet<&'a str>,
+) {
+    let Some(item) = structs.get(name) else {
+        return;
+    };
+    let Fields::Named(fields) = &item.fields else {
+        return;
+    };
+    if !seen.insert(name) {
+        return;
+    }
+    for field in &fields.named {
+        let ident = field.ident.as_ref().expect("a named field");
+        if !serde_flag(&field.attrs, "flatten") {
+            members.insert(json_name(&field.attrs, ident));
+        } else if let Some(inner) = named(&field.ty)
+            && let Some((key, _)) = structs.get_key_value(inner.as_str())
+        {
+            collect(key, structs, members, seen);
+        }
+    }
+}
+
+/// What a variant declares: its own fields (closed under the enum's `deny_unknown_fields`),
+/// or what the struct it wraps declares.
+fn variant_members(
+    fields: &Fields,
+    deny_unknown: bool,
+    structs: &BTreeMap<String, Declared>,
+) -> Declared {
+    match fields {
+        Fields::Named(named) => Declared {
+            members: named
+                .named
+                .iter()
+                .filter(|f| !serde_flag(&f.attrs, "flatten"))
+                .map(|f| json_name(&f.attrs, f.ident.as_ref().expect("a named field")))
+                .collect(),
+            closed: deny_unknown && !named.named.iter().any(|f| serde_flag(&f.attrs, "flatten")),
+        },
+        Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => named(&unnamed.unnamed[0].ty)
+            .and_then(|name| structs.get(&name).cloned())
+            .unwrap_or_default(),
+        _ => Declared::default(),
+    }
+}
+
+/// The name of the type `ty` holds, through `Box` and `Option`.
+fn named(ty: &Type) -> Option<String> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident == "Box" || last.ident == "Option" {
+        let PathArguments::AngleBracketed(arguments) = &last.arguments else {
+            return None;
+        };
+        return match arguments.args.first()? {
+            GenericArgument::Type(inner) => named(inner),
+            _ => None,
+        };
+    }
+    (path.qself.is_none() && last.arguments.is_empty()).then(|| last.ident.to_string())
+}
+
+fn has_serde(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|a| a.path().is_ident("serde"))
+}
+
+/// Removes `name` from the derive lists in `attrs`; whether it was there.
+fn drop_derive(attrs: &mut [syn::Attribute], name: &str) -> bool {
+    let mut dropped = false;
+    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
+        let Ok(paths) =
+            attr.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+        else {
+            continue;
+        };
+        let kept: Punctuated<syn::Path, syn::Token![,]> = paths
+            .iter()
+            .filter(|p| p.segments.last().is_none_or(|s| s.ident != name))
+            .cloned()
+            .collect();
+        if kept.len() < paths.len() {
+            dropped = true;
+            *attr = syn::parse_quote!(#[derive(#kept)]);
+        }
+    }
+    dropped
+}
+
+/// `impl Deserialize for` the union, trying the variants in the order `best_fit` picks.
+fn deserialize_by_fit(union: &syn::ItemEnum, deny_unknown: bool, declared: &[Declared]) -> Item {
+    let ident = &union.ident;
+    let name = ident.to_string();
+    let (shadows, variants): (Vec<_>, Vec<_>) = union
+        .variants
+        .iter()
+        .zip(declared)
+        .enumerate()
+        .map(|(i, (variant, declared))| read_variant(i, variant, deny_unknown, declared))
+        .unzip();
+    syn::parse_quote! {
+        impl<'de> ::serde::Deserialize<'de> for #ident {
+            fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+            where
+                D: ::serde::Deserializer<'de>,
+            {
+                #(#shadows)*
+                let value = <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                ::schemcp_runtime::unions::best_fit::<Self, D::Error>(&value, #name, &[#(#variants),*])
+            }
+        }
+    }
+}
+
+/// The `(members, reader)` entry of one variant for `best_fit`, and the struct it is read
+/// through (the variant's fields with their serde options), where it is not one type.
+fn read_variant(
+    i: usize,
+    variant: &syn::Variant,
+    deny_unknown: bool,
+    declared: &Declared,
+) -> (Option<TokenStream>, TokenStream) {
+    let tag = &variant.ident;
+    let members = declared.members.iter();
+    let entry = |read: TokenStream| {
+        quote! {
+            (&[#(#members),*], |value: &::serde_json::Value| #read)
+        }
+    };
+    // A variant around one type reads as that type, as serde's derive reads it.
+    if let Fields::Unnamed(unnamed) = &variant.fields
+        && unnamed.unnamed.len() == 1
+        && unnamed.unnamed[0].attrs.is_empty()
+    {
+        let ty = &unnamed.unnamed[0].ty;
+        let read = quote!(<#ty as ::serde::Deserialize>::deserialize(value).map(Self::#tag));
+        return (None, entry(read));
+    }
+    let shadow = format_ident!("__Variant{i}");
+    let (fields, build) = match &variant.fields {
+        Fields::Named(named) => {
+            let idents: Vec<_> = named.named.iter().map(|f| &f.ident).collect();
+            (
+                quote!(#named),
+                quote!(|#shadow { #(#idents),* }| Self::#tag { #(#idents),* }),
+            )
+        }
+        Fields::Unnamed(unnamed) => {
+            let idents: Vec<_> = (0..unnamed.unnamed.len())
+                .map(|i| format_ident!("__{i}"))
+                .collect();
+            (
+                quote!(#unnamed;),
+                quote!(|#shadow(#(#idents),*)| Self::#tag(#(#idents),*)),
+            )
+        }
+        Fields::Unit => (quote!(;), quote!(|#shadow| Self::#tag)),
+    };
+    // serde applies the enum's `deny_unknown_fields` to its struct variants.
+    let deny = (deny_unknown && matches!(variant.fields, Fields::Named(_)))
+        .then(|| quote!(#[serde(deny_unknown_fields)]));
+    let shadow_struct = quote! {
+        #[derive(::serde::Deserialize)]
+        #deny
+        struct #shadow #fields
+    };
+    let read = quote!(<#shadow as ::serde::Deserialize>::deserialize(value).map(#build));
+    (Some(shadow_struct), entry(read))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(source: TokenStream) -> String {
+        let mut file: syn::File = syn::parse2(source).unwrap();
+        best_fit_unions(&mut file);
+        prettyplease::unparse(&file)
+    }
+
+    #[test]
+    fn unions_of_objects_with_different_members_read_by_best_fit() {
+        let out = run(quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+            pub struct Cat { pub name: String, #[serde(rename = "meow-count")] pub meows: Option<i64> }
+            #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+            pub struct Dog { pub name: String, pub barks: i64 }
+            #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug)]
+            #[serde(untagged)]
+            pub enum Pet {
+                Cat(Cat),
+                Dog(Box<Dog>),
+                Other { id: String, #[serde(flatten)] extra: ::serde_json::Map<String, ::serde_json::Value> },
+                Nothing,
+            }
+        });
+        // Compared without whitespace, so line breaks do not matter.
+        let flat: String = out.split_whitespace().collect();
+        let has = |code: &str| flat.contains(&code.split_whitespace().collect::<String>());
+        assert!(
+            has("#[derive(::serde::Serialize, Clone, Debug)] #[serde(untagged)] pub enum Pet"),
+            "{out}"
+        );
+        assert!(has(r#"&["meow-count", "name"]"#), "{out}");
+        assert!(has(r#"&["barks", "name"]"#), "{out}");
+        assert!(has(r#"&["id"]"#), "{out}");
+        assert!(
+            has("<Box<Dog> as ::serde::Deserialize>::deserialize(value).map(Self::Dog)"),
+            "{out}"
+        );
+        assert!(!has("__Variant1"), "{out}");
+        assert!(
+            has("|__Variant2 { id, extra }| Self::Other { id, extra }"),
+            "{out}"
+        );
+        assert!(has("|__Variant3| Self::Nothing"), "{out}");
+        assert!(has("unions::best_fit::<Self, D::Error"), "{out}");
+        assert!(has(r#"(&value, "Pet","#), "{out}");
+    }
+
+    #[test]
+    fn struct_variants_keep_the_enums_refusal_of_other_members() {
+        let out = run(quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            pub struct Open { pub id: String }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged, deny_unknown_fields)]
+            pub enum Mixed { A(Open), B { id: String, w: f64 } }
+        });
+        let flat: String = out.split_whitespace().collect();
+        assert!(
+            flat.contains("#[serde(deny_unknown_fields)]struct__Variant1{id:String,w:f64,}"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn unions_with_one_object_shape_keep_serde_derive() {
+        let source = quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            pub struct Person { pub name: String }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Named { Object(Person), NotObject(NotObject) }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Twice { A(Person), B(Person) }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(tag = "kind")]
+            pub enum Tagged { A(Person), B { id: String } }
+            // Every variant refuses members it does not declare: the first that fits is right.
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(deny_unknown_fields)]
+            pub struct Closed { pub id: String }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged, deny_unknown_fields)]
+            pub enum Shut { A(Closed), B { id: String, w: f64 } }
+        };
+        let file: syn::File = syn::parse2(source.clone()).unwrap();
+        assert_eq!(run(source), prettyplease::unparse(&file));
+    }
+}
