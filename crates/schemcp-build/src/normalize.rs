@@ -214,18 +214,25 @@ fn same_in_generated_code(pattern: &str) -> bool {
     !pattern.contains("\\p{") && !pattern.contains("\\P{")
 }
 
-/// Leaves out of the schema typify converts every `pattern` the generated code would read
-/// differently from the validator ([`same_in_generated_code`]): the string stays a `String`,
-/// and validation enforces the pattern.
-pub(crate) fn drop_unicode_patterns(schema: &mut Value) {
+/// Leaves out of the schema typify converts what the generated code would read narrower than
+/// the validator:
+/// - every `pattern` it would read differently ([`same_in_generated_code`]): the string stays
+///   a `String`, and validation enforces the pattern;
+/// - `"format": "float"` (OpenAPI's), which typify types as `f32`: `0.1` came back as
+///   `0.10000000149011612` and `1e300` as `null`. The number is an `f64`, which holds every
+///   `f32` exactly.
+pub(crate) fn drop_narrower_readings(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
-    for_each_child_mut(object, &mut drop_unicode_patterns);
+    for_each_child_mut(object, &mut drop_narrower_readings);
     if let Some(Value::String(pattern)) = object.get("pattern")
         && !same_in_generated_code(pattern)
     {
         object.shift_remove("pattern");
+    }
+    if object.get("format").is_some_and(|f| f == "float") {
+        object.shift_remove("format");
     }
 }
 
@@ -1272,7 +1279,7 @@ mod tests {
                 }
             }
         });
-        drop_unicode_patterns(&mut schema);
+        drop_narrower_readings(&mut schema);
         open_pattern_properties(&mut schema);
         assert_eq!(
             schema["properties"],

@@ -27,8 +27,31 @@ fn is_reexported(ident: &Ident) -> bool {
     REEXPORTED.iter().any(|name| ident == name)
 }
 
+/// Whether `path` names chrono's `Utc`.
+fn is_utc(path: &syn::Path) -> bool {
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    matches!(names.first().map(String::as_str), Some("chrono"))
+        && names.last().is_some_and(|n| n == "Utc")
+}
+
 impl VisitMut for Rewriter {
     fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        // typify types `format: date-time` as `DateTime<Utc>`, which reads
+        // `2024-06-01T09:00:00+02:00` as `07:00Z`: the sender's offset, data a calendar needs,
+        // was lost. `FixedOffset` keeps it (and writes a zero offset as `Z`, as read).
+        if path.segments.last().is_some_and(|s| s.ident == "DateTime")
+            && let syn::PathArguments::AngleBracketed(arguments) =
+                &mut path.segments.last_mut().expect("a segment").arguments
+        {
+            for argument in arguments.args.iter_mut() {
+                if let syn::GenericArgument::Type(syn::Type::Path(zone)) = argument
+                    && zone.qself.is_none()
+                    && is_utc(&zone.path)
+                {
+                    *argument = syn::parse_quote!(::chrono::offset::FixedOffset);
+                }
+            }
+        }
         // A lone `serde` without `::` is the `#[serde(...)]` helper attribute, not the crate.
         let crate_path = path.leading_colon.is_some() || path.segments.len() > 1;
         if crate_path
@@ -300,5 +323,12 @@ mod tests {
             out.contains("::schemcp_runtime::__private::chrono::DateTime<"),
             "{out}"
         );
+        assert!(
+            out.contains(
+                "DateTime<\n        ::schemcp_runtime::__private::chrono::offset::FixedOffset,"
+            ),
+            "{out}"
+        );
+        assert!(!out.contains("Utc"), "{out}");
     }
 }

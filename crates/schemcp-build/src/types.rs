@@ -29,7 +29,7 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::normalize::{
-    closed_tuples, const_as_enum, drop_narrowing, drop_opaque_nots, drop_unicode_patterns,
+    closed_tuples, const_as_enum, drop_narrower_readings, drop_narrowing, drop_opaque_nots,
     finish_tuples, integral_counts, name_after_parent, name_nullable_root, open_any_of_as_one_of,
     open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
     separate_any_of_from_one_of, settle_boolean_branches, settle_unevaluated, split_mixed_enums,
@@ -601,7 +601,7 @@ fn collect_members(
                 open_pattern_properties(&mut member.schema);
                 untag_open_lone_members(&mut member.schema);
                 open_tuples(&mut member.schema);
-                drop_unicode_patterns(&mut member.schema);
+                drop_narrower_readings(&mut member.schema);
             }
             for member in &mut members[root..] {
                 let mut refs = Vec::new();

@@ -1392,6 +1392,23 @@ pub struct KeepsPositionsInput {
 pub struct KeepsPositionsInputReadingPosition2 {
     pub station: ::std::string::String,
 }
+///`KeepsTimesInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsTimesInput {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub ratio: ::std::option::Option<f64>,
+    ///When the meeting starts, in the organizer's offset.
+    pub starts: ::schemcp_runtime::__private::chrono::DateTime<
+        ::schemcp_runtime::__private::chrono::offset::FixedOffset,
+    >,
+}
 ///`Level`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -1983,6 +2000,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// Formats typify reads narrower than JSON: a `date-time` keeps the offset it was sent with, and OpenAPI's `float` is an f64, so `0.1` comes back as `0.1`.
+    fn keeps_times(
+        &self,
+        input: KeepsTimesInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// An example the schema allows but the generated type cannot hold: it matches only the first shape, which leaves other members open but does not declare `w`, so its variant drops it. The build cannot follow an untagged enum, so the generated test catches it.
     fn lossy(
         &self,
@@ -2111,13 +2139,20 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 12 => {
+                    let input: KeepsTimesInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_times(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                13 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                13 => {
+                14 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3153,6 +3188,63 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_positions` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"starts\":\"2024-06-01T09:00:00+02:00\",\"ratio\":0.1}",
+                )
+                .unwrap();
+            let typed: KeepsTimesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_times` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_times` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"starts\":\"2024-06-01T07:00:00Z\"}",
+                )
+                .unwrap();
+            let typed: KeepsTimesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_times` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_times` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"starts\":\"2024-06-01T07:00:00.250-03:30\",\"ratio\":1e+300}",
+                )
+                .unwrap();
+            let typed: KeepsTimesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_times` /inputSchema/examples/2", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_times` /inputSchema/examples/2", example, back
             );
         }
         {
