@@ -697,18 +697,19 @@ pub(crate) fn separate_any_of_from_one_of(schema: &mut Value) {
 }
 
 /// Rewrites an `anyOf` to a `oneOf`, in the copy of a schema the generator converts, where no
-/// `oneOf` stands beside it and typify's type for the `anyOf` would not give a valid value
-/// back:
+/// `oneOf` stands beside it and typify's type for the `anyOf` would not give every valid value
+/// back (`declared` gives a branch's `properties`, through a `$ref`):
 /// - a branch leaves its kind open (no `type`, `$ref`, `enum` or `const`): typify makes such
 ///   an `anyOf` a struct of optional flattened parts, which only objects fit;
-/// - two branches declare a member of the same name (`declared` gives a branch's
-///   `properties`, through a `$ref`): in that struct, serde hands each member to the first
-///   part that names it, so the second part missed it and was left out (`{"id": "a", "h": 2}`
-///   against `{id, w}` and `{id, h}` came back as `{"id": "a"}`).
+/// - two branches declare a member of the same name: in that struct, serde hands each member
+///   to the first part that names it, so the second part missed it and was left out
+///   (`{"id": "a", "h": 2}` against `{id, w}` and `{id, h}` came back as `{"id": "a"}`);
+/// - an inline object branch that allows other members lacks one a sibling declares: a value
+///   may match both (`{"email": ..., "phone": ...}` against `{email}` and `{phone}`), and
+///   whichever variant reads it dropped the other's. Such a branch keeps the members it does
+///   not declare in a map (`additionalProperties: {}`, which means what absence does).
 ///
-/// Inline object branches of the second kind that allow other members, and lack one a sibling
-/// declares, keep them in a map (`additionalProperties: {}`, which means what absence does): a
-/// value matching two branches has members of both. As a `oneOf` it is an untagged enum with one variant per branch (an open branch typed as
+/// As a `oneOf` it is an untagged enum with one variant per branch (an open branch typed as
 /// its kind or any other kind of value, see `types::untyped`), read by the variant that
 /// declares most of the value's members (`unions::best_fit_unions`). Every value valid for
 /// the `anyOf` is valid for a branch, so one of the variants holds it. Validation still reads
@@ -727,48 +728,86 @@ pub(crate) fn open_any_of_as_one_of(
     let Some(Value::Array(branches)) = object.get_mut("anyOf") else {
         return;
     };
-    let shared = share_a_member(branches, declared);
-    if !shared && !branches.iter().any(open_branch) {
-        return;
-    }
-    if shared {
-        // A value may match several branches, each with members only it declares; the
-        // variant that reads it keeps the others' in a map instead of dropping them.
-        let sets: Vec<BTreeSet<String>> = branches
-            .iter()
-            .map(|b| declared(b).map(|m| m.into_iter().map(|(name, _)| name).collect()))
-            .map(Option::unwrap_or_default)
-            .collect();
-        for (i, branch) in branches.iter_mut().enumerate() {
-            let lacks = |(j, set): (usize, &BTreeSet<String>)| j != i && !set.is_subset(&sets[i]);
-            let Value::Object(branch) = branch else {
-                continue;
-            };
+    let sets: Vec<Option<BTreeSet<String>>> = branches
+        .iter()
+        .map(|b| declared(b).map(|m| m.into_iter().map(|(name, _)| name).collect()))
+        .collect();
+    let lacking: Vec<bool> = branches
+        .iter()
+        .zip(&sets)
+        .enumerate()
+        .map(|(i, (branch, own))| {
             let open = branch
                 .get("additionalProperties")
                 .is_none_or(|rest| *rest == json!(true));
-            if open
-                && !branch.contains_key("$ref")
-                && branch.contains_key("properties")
-                && sets.iter().enumerate().any(lacks)
-            {
-                branch.insert("additionalProperties".into(), json!({}));
-            }
+            let lacks = |(j, set): (usize, &Option<BTreeSet<String>>)| {
+                j != i
+                    && set
+                        .as_ref()
+                        .zip(own.as_ref())
+                        .is_some_and(|(s, o)| !s.is_subset(o))
+            };
+            open && branch.get("$ref").is_none() && sets.iter().enumerate().any(lacks)
+        })
+        .collect();
+    let shared = share_a_member(&sets);
+    if !shared && !lacking.contains(&true) && !branches.iter().any(open_branch) {
+        return;
+    }
+    for (branch, lacks) in branches.iter_mut().zip(lacking) {
+        if lacks && let Value::Object(branch) = branch {
+            branch.insert("additionalProperties".into(), json!({}));
         }
     }
     let branches = object.shift_remove("anyOf").expect("an `anyOf`");
     object.insert("oneOf".into(), branches);
 }
 
-/// Whether two of `branches` declare a member of the same name.
-fn share_a_member(
-    branches: &[Value],
-    declared: &dyn Fn(&Value) -> Option<serde_json::Map<String, Value>>,
-) -> bool {
+/// Gives the open inline object branches of a `oneOf`/`anyOf` with a closed one
+/// (`additionalProperties: false`) a map for the members they do not declare
+/// (`additionalProperties: {}`, which means what absence does), in the copy of a schema the
+/// generator converts. typify puts one `deny_unknown_fields` on the whole enum when any
+/// variant has it, so an open variant refused members its schema allows (`{"a": 1, "c": 2}`
+/// against `{a}` beside a closed `{b}`); a variant with a map is read without it
+/// (`unions::best_fit_unions`).
+pub(crate) fn open_beside_closed(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut open_beside_closed);
+    for keyword in ["oneOf", "anyOf"] {
+        let Some(Value::Array(branches)) = object.get_mut(keyword) else {
+            continue;
+        };
+        let inline_object = |branch: &Value| {
+            branch.get("$ref").is_none()
+                && (branch.get("type").is_some_and(|t| t == "object")
+                    || branch.get("properties").is_some())
+        };
+        let closed = |branch: &Value| branch.get("additionalProperties") == Some(&json!(false));
+        if !branches.iter().any(|b| inline_object(b) && closed(b)) {
+            continue;
+        }
+        for branch in branches.iter_mut() {
+            let open = branch
+                .get("additionalProperties")
+                .is_none_or(|rest| *rest == json!(true));
+            if inline_object(branch)
+                && open
+                && let Value::Object(branch) = branch
+            {
+                branch.insert("additionalProperties".into(), json!({}));
+            }
+        }
+    }
+}
+
+/// Whether two of the member sets declare a member of the same name.
+fn share_a_member(sets: &[Option<BTreeSet<String>>]) -> bool {
     let mut names = BTreeSet::new();
-    branches.iter().filter_map(declared).any(|members| {
-        let shared = members.keys().any(|name| names.contains(name));
-        names.extend(members.into_iter().map(|(name, _)| name));
+    sets.iter().flatten().any(|members| {
+        let shared = members.iter().any(|name| names.contains(name));
+        names.extend(members.iter().cloned());
         shared
     })
 }

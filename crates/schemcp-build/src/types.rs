@@ -31,7 +31,7 @@ use crate::names::pascal;
 use crate::normalize::{
     closed_tuples, const_as_enum, drop_narrower_readings, drop_narrowing, drop_opaque_nots,
     finish_tuples, integral_counts, name_after_parent, name_nullable_root, open_any_of_as_one_of,
-    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
+    open_beside_closed, open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
     separate_any_of_from_one_of, settle_boolean_branches, settle_unevaluated, split_mixed_enums,
     split_nullable_definition, split_ref_siblings, supersets_first, type_property_names,
     untag_open_lone_members,
@@ -597,6 +597,7 @@ fn collect_members(
                 settle_unevaluated(&mut member.schema);
                 separate_any_of_from_one_of(&mut member.schema);
                 open_any_of_as_one_of(&mut member.schema, &declared);
+                open_beside_closed(&mut member.schema);
                 split_ref_siblings(&mut member.schema);
                 open_pattern_properties(&mut member.schema);
                 untag_open_lone_members(&mut member.schema);

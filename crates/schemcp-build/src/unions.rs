@@ -61,7 +61,10 @@ fn best_fit(union: &mut syn::ItemEnum, structs: &BTreeMap<String, Declared>) -> 
         .collect();
     let objects: Vec<&Declared> = declared.iter().filter(|d| !d.members.is_empty()).collect();
     let distinct: BTreeSet<&BTreeSet<String>> = objects.iter().map(|d| &d.members).collect();
-    if distinct.len() < 2 || objects.iter().all(|d| d.closed) {
+    // serde refuses every member of a struct variant with a flattened map under the enum's
+    // `deny_unknown_fields`, which typify sets when any variant is closed.
+    let open_under_deny = deny_unknown && union.variants.iter().any(|v| has_flatten(&v.fields));
+    if (distinct.len() < 2 || objects.iter().all(|d| d.closed)) && !open_under_deny {
         return None;
     }
     if !drop_derive(&mut union.attrs, "Deserialize") {
@@ -135,7 +138,7 @@ fn variant_members(
                 .filter(|f| !serde_flag(&f.attrs, "flatten"))
                 .map(|f| json_name(&f.attrs, f.ident.as_ref().expect("a named field")))
                 .collect(),
-            closed: deny_unknown && !named.named.iter().any(|f| serde_flag(&f.attrs, "flatten")),
+            closed: deny_unknown && !has_flatten(fields),
         },
         Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => named(&unnamed.unnamed[0].ty)
             .and_then(|name| structs.get(&name).cloned())
@@ -158,6 +161,10 @@ fn named(ty: &Type) -> Option<String> {
         };
     }
     (path.qself.is_none() && last.arguments.is_empty()).then(|| last.ident.to_string())
+}
+
+fn has_flatten(fields: &Fields) -> bool {
+    fields.iter().any(|f| serde_flag(&f.attrs, "flatten"))
 }
 
 fn has_serde(attrs: &[syn::Attribute]) -> bool {
@@ -255,9 +262,12 @@ fn read_variant(
         }
         Fields::Unit => (quote!(;), quote!(|#shadow| Self::#tag)),
     };
-    // serde applies the enum's `deny_unknown_fields` to its struct variants.
-    let deny = (deny_unknown && matches!(variant.fields, Fields::Named(_)))
-        .then(|| quote!(#[serde(deny_unknown_fields)]));
+    // serde applies the enum's `deny_unknown_fields` to its struct variants; typify sets it
+    // when any variant is closed, and a variant with a flattened map is open.
+    let deny = (deny_unknown
+        && matches!(variant.fields, Fields::Named(_))
+        && !has_flatten(&variant.fields))
+    .then(|| quote!(#[serde(deny_unknown_fields)]));
     let shadow_struct = quote! {
         #[derive(::serde::Deserialize)]
         #deny
@@ -329,6 +339,28 @@ mod tests {
         let flat: String = out.split_whitespace().collect();
         assert!(
             flat.contains("#[serde(deny_unknown_fields)]struct__Variant1{id:String,w:f64,}"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn struct_variants_with_a_map_are_open_under_the_enums_refusal() {
+        // Even with one object shape, serde's derive would refuse every member of `A`.
+        let out = run(quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged, deny_unknown_fields)]
+            pub enum Mixed {
+                A { id: String, #[serde(flatten)] extra: ::serde_json::Map<String, ::serde_json::Value> },
+                B { id: String },
+            }
+        });
+        let flat: String = out.split_whitespace().collect();
+        assert!(
+            flat.contains("#[derive(::serde::Deserialize)]struct__Variant0{"),
+            "{out}"
+        );
+        assert!(
+            flat.contains("#[serde(deny_unknown_fields)]struct__Variant1{id:String,}"),
             "{out}"
         );
     }

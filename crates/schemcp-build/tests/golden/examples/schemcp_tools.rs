@@ -638,9 +638,174 @@ pub struct ForecastInput {
 #[allow(dead_code, clippy::all)]
 pub struct JoinsModelsInput {
     pub animal: Animal,
+    ///At least one way to reach someone, or both: typify read `{email}` and `{phone}` as exclusive, and a value with both lost `phone`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub contact: ::std::option::Option<JoinsModelsInputContact>,
+    ///An open branch beside a closed one: typify's enum refused members the open branch allows.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub either: ::std::option::Option<JoinsModelsInputEither>,
     ///Both branches declare `id`: typify's struct of flattened parts handed it to the first and lost `h`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub size: ::std::option::Option<JoinsModelsInputSize>,
+}
+///At least one way to reach someone, or both: typify read `{email}` and `{phone}` as exclusive, and a value with both lost `phone`.
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum JoinsModelsInputContact {
+    Variant0 {
+        email: ::std::string::String,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+    Variant1 {
+        phone: ::std::string::String,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for JoinsModelsInputContact {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            email: ::std::string::String,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant1 {
+            phone: ::std::string::String,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "JoinsModelsInputContact",
+            &[
+                (
+                    &["email"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { email, extra }| Self::Variant0 {
+                                email,
+                                extra,
+                            })
+                    },
+                ),
+                (
+                    &["phone"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { phone, extra }| Self::Variant1 {
+                                phone,
+                                extra,
+                            })
+                    },
+                ),
+            ],
+        )
+    }
+}
+///An open branch beside a closed one: typify's enum refused members the open branch allows.
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged, deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub enum JoinsModelsInputEither {
+    Variant0 {
+        a: i64,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+    Variant1 { b: i64 },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for JoinsModelsInputEither {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            a: i64,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant1 {
+            b: i64,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "JoinsModelsInputEither",
+            &[
+                (
+                    &["a"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { a, extra }| Self::Variant0 { a, extra })
+                    },
+                ),
+                (
+                    &["b"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { b }| Self::Variant1 { b })
+                    },
+                ),
+            ],
+        )
+    }
 }
 ///Both branches declare `id`: typify's struct of flattened parts handed it to the first and lost `h`.
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
@@ -2820,6 +2985,63 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `joins_models` /inputSchema/examples/3", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"animal\":{\"name\":\"tom\"},\"contact\":{\"email\":\"e@example.com\",\"phone\":\"+1 555\"}}",
+                )
+                .unwrap();
+            let typed: JoinsModelsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `joins_models` /inputSchema/examples/4", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `joins_models` /inputSchema/examples/4", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"animal\":{\"name\":\"tom\"},\"either\":{\"a\":1,\"note\":\"kept\"}}",
+                )
+                .unwrap();
+            let typed: JoinsModelsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `joins_models` /inputSchema/examples/5", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `joins_models` /inputSchema/examples/5", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"animal\":{\"name\":\"tom\"},\"either\":{\"b\":2}}",
+                )
+                .unwrap();
+            let typed: JoinsModelsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `joins_models` /inputSchema/examples/6", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `joins_models` /inputSchema/examples/6", example, back
             );
         }
         {
