@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::punctuated::Punctuated;
+use syn::visit_mut::{self, VisitMut};
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::fields::{json_name, serde_flag};
@@ -24,14 +25,171 @@ use crate::fields::{json_name, serde_flag};
 pub(crate) fn best_fit_unions(file: &mut syn::File) {
     let structs = struct_members(file);
     let items = std::mem::take(&mut file.items);
-    for mut item in items {
+    let idents: Vec<BTreeSet<String>> = items.iter().map(idents_of).collect();
+    let mut renamed = Vec::new();
+    for (i, mut item) in items.into_iter().enumerate() {
         let by_fit = match &mut item {
-            Item::Enum(union) => best_fit(union, &structs),
+            Item::Enum(union) => {
+                // Renaming is safe where no other item names a variant of this enum.
+                let enum_name = union.ident.to_string();
+                let variants: Vec<String> =
+                    union.variants.iter().map(|v| v.ident.to_string()).collect();
+                let named_elsewhere = idents.iter().enumerate().any(|(j, found)| {
+                    j != i
+                        && found.contains(&enum_name)
+                        && variants.iter().any(|v| found.contains(v))
+                });
+                if !named_elsewhere && name_struct_variants(union) {
+                    renamed.push(union.clone());
+                }
+                best_fit(union, &structs)
+            }
             _ => None,
         };
         file.items.push(item);
         file.items.extend(by_fit);
     }
+    let taken = idents.into_iter().flatten().collect();
+    rename_variant_types(file, &renamed, &taken);
+}
+
+/// Renames the types typify named after a numbered variant (`{Enum}Variant0{Member}`, for an
+/// inline object or enum in it) after the variant's new name, where that name is free.
+fn rename_variant_types(file: &mut syn::File, unions: &[syn::ItemEnum], taken: &BTreeSet<String>) {
+    let types: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Struct(s) => Some(s.ident.to_string()),
+            Item::Enum(e) => Some(e.ident.to_string()),
+            Item::Type(t) => Some(t.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    for union in unions {
+        for (i, variant) in union.variants.iter().enumerate() {
+            let old = format!("{}Variant{i}", union.ident);
+            let new = format!("{}{}", union.ident, variant.ident);
+            for ty in &types {
+                let Some(rest) = ty.strip_prefix(&old) else {
+                    continue;
+                };
+                // `Variant1` is not the start of `Variant10`.
+                if rest.starts_with(|c: char| c.is_ascii_digit()) {
+                    continue;
+                }
+                let renamed = format!("{new}{rest}");
+                if !taken.contains(&renamed) && !names.values().any(|n| *n == renamed) {
+                    names.insert(ty.clone(), renamed);
+                }
+            }
+        }
+    }
+    if !names.is_empty() {
+        Renamer(&names).visit_file_mut(file);
+    }
+}
+
+/// Renames identifiers, and the `` `Name` `` typify writes as a type's doc comment.
+struct Renamer<'a>(&'a BTreeMap<String, String>);
+
+impl VisitMut for Renamer<'_> {
+    fn visit_ident_mut(&mut self, ident: &mut proc_macro2::Ident) {
+        if let Some(new) = self.0.get(&ident.to_string()) {
+            *ident = proc_macro2::Ident::new(new, ident.span());
+        }
+    }
+
+    fn visit_attribute_mut(&mut self, attr: &mut syn::Attribute) {
+        if let syn::Meta::NameValue(doc) = &mut attr.meta
+            && doc.path.is_ident("doc")
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) = &doc.value
+            && let Some(new) = text
+                .value()
+                .strip_prefix('`')
+                .and_then(|t| t.strip_suffix('`'))
+                .and_then(|name| self.0.get(name))
+        {
+            let text = format!("`{new}`");
+            doc.value = syn::parse_quote!(#text);
+        }
+        visit_mut::visit_attribute_mut(self, attr);
+    }
+}
+
+/// The identifiers `item` mentions.
+fn idents_of(item: &Item) -> BTreeSet<String> {
+    fn walk(tokens: TokenStream, found: &mut BTreeSet<String>) {
+        for tree in tokens {
+            match tree {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    found.insert(ident.to_string());
+                }
+                proc_macro2::TokenTree::Group(group) => walk(group.stream(), found),
+                _ => {}
+            }
+        }
+    }
+    let mut found = BTreeSet::new();
+    walk(quote!(#item), &mut found);
+    found
+}
+
+/// Renames the struct variants of an untagged enum that typify could only number
+/// (`Variant0`, `Variant1`, ...: two object branches without a title are both `Object` to it)
+/// after the member that tells each apart: the first it requires that no other variant
+/// declares, or else the first it declares alone (`{email}` and `{phone}` become `Email` and
+/// `Phone`), as typify itself names a variant holding one required member after it. Left as
+/// is unless every variant is a struct variant and the names come out distinct.
+fn name_struct_variants(union: &mut syn::ItemEnum) -> bool {
+    let numbered = union
+        .variants
+        .iter()
+        .enumerate()
+        .all(|(i, v)| v.ident == format!("Variant{i}") && matches!(v.fields, Fields::Named(_)));
+    if !numbered || union.variants.len() < 2 || !serde_flag(&union.attrs, "untagged") {
+        return false;
+    }
+    let fields: Vec<Vec<(String, bool)>> = union
+        .variants
+        .iter()
+        .map(|v| {
+            v.fields
+                .iter()
+                .filter(|f| !serde_flag(&f.attrs, "flatten"))
+                .map(|f| {
+                    let ident = f.ident.as_ref().expect("a named field");
+                    let required = crate::optional::option_inner(&f.ty).is_none();
+                    (json_name(&f.attrs, ident), required)
+                })
+                .collect()
+        })
+        .collect();
+    let mut names = Vec::new();
+    for (i, own) in fields.iter().enumerate() {
+        let alone = |(name, _): &&(String, bool)| {
+            fields
+                .iter()
+                .enumerate()
+                .all(|(j, other)| j == i || other.iter().all(|(n, _)| n != name))
+        };
+        let required = own.iter().filter(|(_, required)| *required).find(alone);
+        let Some((name, _)) = required.or_else(|| own.iter().find(alone)) else {
+            return false;
+        };
+        names.push(crate::names::pascal(name));
+    }
+    if names.iter().collect::<BTreeSet<_>>().len() < names.len() {
+        return false;
+    }
+    for (variant, name) in union.variants.iter_mut().zip(names) {
+        variant.ident = format_ident!("{name}");
+    }
+    true
 }
 
 /// The members an object declares, and whether it refuses others (`deny_unknown_fields`
@@ -363,6 +521,58 @@ mod tests {
             flat.contains("#[serde(deny_unknown_fields)]struct__Variant1{id:String,}"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn numbered_struct_variants_are_named_after_the_member_that_tells_them_apart() {
+        let out = run(quote! {
+            ///`ContactVariant1Kind`
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            pub enum ContactVariant1Kind { Home, Work }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Contact {
+                Variant0 { id: String, email: String },
+                Variant1 { id: String, phone: Option<String>, kind: ContactVariant1Kind },
+            }
+            impl From<&ContactVariant1Kind> for ContactVariant1Kind {
+                fn from(value: &ContactVariant1Kind) -> Self { value.clone() }
+            }
+        });
+        let flat: String = out.split_whitespace().collect();
+        // `phone` is optional, `kind` required: the required member names the variant.
+        assert!(
+            flat.contains("pubenumContact{Email{id:String,email:String},Kind{"),
+            "{out}"
+        );
+        assert!(flat.contains("///`ContactKindKind`"), "{out}");
+        assert!(
+            flat.contains("implFrom<&ContactKindKind>forContactKindKind"),
+            "{out}"
+        );
+        assert!(!out.contains("Variant1Kind"), "{out}");
+    }
+
+    #[test]
+    fn variants_named_elsewhere_or_not_told_apart_keep_their_numbers() {
+        let source = quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Subset {
+                Variant0 { name: String },
+                Variant1 { name: String, email: Option<String> },
+            }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Named { Variant0 { a: String }, Variant1 { b: String } }
+            impl Default for Named {
+                fn default() -> Self { Named::Variant0 { a: String::new() } }
+            }
+        };
+        let out = run(source);
+        let flat: String = out.split_whitespace().collect();
+        assert!(flat.contains("pubenumSubset{Variant0{"), "{out}");
+        assert!(flat.contains("pubenumNamed{Variant0{"), "{out}");
     }
 
     #[test]

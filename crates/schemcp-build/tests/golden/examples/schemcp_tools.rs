@@ -654,7 +654,7 @@ pub struct JoinsModelsInput {
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
 pub enum JoinsModelsInputContact {
-    Variant0 {
+    Email {
         email: ::std::string::String,
         #[serde(flatten)]
         extra: ::schemcp_runtime::__private::serde_json::Map<
@@ -662,7 +662,7 @@ pub enum JoinsModelsInputContact {
             ::schemcp_runtime::__private::serde_json::Value,
         >,
     },
-    Variant1 {
+    Phone {
         phone: ::std::string::String,
         #[serde(flatten)]
         extra: ::schemcp_runtime::__private::serde_json::Map<
@@ -714,7 +714,7 @@ for JoinsModelsInputContact {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant0 { email, extra }| Self::Variant0 {
+                            .map(|__Variant0 { email, extra }| Self::Email {
                                 email,
                                 extra,
                             })
@@ -726,7 +726,7 @@ for JoinsModelsInputContact {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant1 { phone, extra }| Self::Variant1 {
+                            .map(|__Variant1 { phone, extra }| Self::Phone {
                                 phone,
                                 extra,
                             })
@@ -742,7 +742,7 @@ for JoinsModelsInputContact {
 #[serde(untagged, deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub enum JoinsModelsInputEither {
-    Variant0 {
+    A {
         a: i64,
         #[serde(flatten)]
         extra: ::schemcp_runtime::__private::serde_json::Map<
@@ -750,7 +750,7 @@ pub enum JoinsModelsInputEither {
             ::schemcp_runtime::__private::serde_json::Value,
         >,
     },
-    Variant1 { b: i64 },
+    B { b: i64 },
 }
 #[allow(dead_code, clippy::all)]
 impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
@@ -791,7 +791,7 @@ for JoinsModelsInputEither {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant0 { a, extra }| Self::Variant0 { a, extra })
+                            .map(|__Variant0 { a, extra }| Self::A { a, extra })
                     },
                 ),
                 (
@@ -800,7 +800,7 @@ for JoinsModelsInputEither {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant1 { b }| Self::Variant1 { b })
+                            .map(|__Variant1 { b }| Self::B { b })
                     },
                 ),
             ],
@@ -813,7 +813,7 @@ for JoinsModelsInputEither {
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
 pub enum JoinsModelsInputSize {
-    Variant0 {
+    W {
         id: ::std::string::String,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         w: ::std::option::Option<f64>,
@@ -823,7 +823,7 @@ pub enum JoinsModelsInputSize {
             ::schemcp_runtime::__private::serde_json::Value,
         >,
     },
-    Variant1 {
+    H {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         h: ::std::option::Option<f64>,
         id: ::std::string::String,
@@ -881,11 +881,7 @@ for JoinsModelsInputSize {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant0 { id, w, extra }| Self::Variant0 {
-                                id,
-                                w,
-                                extra,
-                            })
+                            .map(|__Variant0 { id, w, extra }| Self::W { id, w, extra })
                     },
                 ),
                 (
@@ -894,11 +890,7 @@ for JoinsModelsInputSize {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant1 { h, id, extra }| Self::Variant1 {
-                                h,
-                                id,
-                                extra,
-                            })
+                            .map(|__Variant1 { h, id, extra }| Self::H { h, id, extra })
                     },
                 ),
             ],
@@ -911,17 +903,17 @@ for JoinsModelsInputSize {
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
 pub enum KeepsAnyOfMembersInput {
-    Variant0 {
+    Zip {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         city: ::std::option::Option<::std::string::String>,
-        zip: KeepsAnyOfMembersInputVariant0Zip,
+        zip: KeepsAnyOfMembersInputZipZip,
         #[serde(flatten)]
         extra: ::schemcp_runtime::__private::serde_json::Map<
             ::std::string::String,
             ::schemcp_runtime::__private::serde_json::Value,
         >,
     },
-    Variant1 {
+    Region {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         city: ::std::option::Option<::std::string::String>,
         region: ::std::string::String,
@@ -944,7 +936,7 @@ for KeepsAnyOfMembersInput {
         struct __Variant0 {
             #[serde(skip_serializing_if = "::std::option::Option::is_none")]
             city: ::std::option::Option<::std::string::String>,
-            zip: KeepsAnyOfMembersInputVariant0Zip,
+            zip: KeepsAnyOfMembersInputZipZip,
             #[serde(flatten)]
             extra: ::schemcp_runtime::__private::serde_json::Map<
                 ::std::string::String,
@@ -979,7 +971,7 @@ for KeepsAnyOfMembersInput {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant0 { city, zip, extra }| Self::Variant0 {
+                            .map(|__Variant0 { city, zip, extra }| Self::Zip {
                                 city,
                                 zip,
                                 extra,
@@ -992,7 +984,7 @@ for KeepsAnyOfMembersInput {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant1 { city, region, extra }| Self::Variant1 {
+                            .map(|__Variant1 { city, region, extra }| Self::Region {
                                 city,
                                 region,
                                 extra,
@@ -1003,7 +995,7 @@ for KeepsAnyOfMembersInput {
         )
     }
 }
-///`KeepsAnyOfMembersInputVariant0Zip`
+///`KeepsAnyOfMembersInputZipZip`
 #[derive(
     ::schemcp_runtime::__private::serde::Serialize,
     Clone,
@@ -1017,22 +1009,22 @@ for KeepsAnyOfMembersInput {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(transparent)]
 #[allow(dead_code, clippy::all)]
-pub struct KeepsAnyOfMembersInputVariant0Zip(::std::string::String);
+pub struct KeepsAnyOfMembersInputZipZip(::std::string::String);
 #[allow(dead_code, clippy::all)]
-impl ::std::ops::Deref for KeepsAnyOfMembersInputVariant0Zip {
+impl ::std::ops::Deref for KeepsAnyOfMembersInputZipZip {
     type Target = ::std::string::String;
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::convert::From<KeepsAnyOfMembersInputVariant0Zip> for ::std::string::String {
-    fn from(value: KeepsAnyOfMembersInputVariant0Zip) -> Self {
+impl ::std::convert::From<KeepsAnyOfMembersInputZipZip> for ::std::string::String {
+    fn from(value: KeepsAnyOfMembersInputZipZip) -> Self {
         value.0
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::str::FromStr for KeepsAnyOfMembersInputVariant0Zip {
+impl ::std::str::FromStr for KeepsAnyOfMembersInputZipZip {
     type Err = self::error::ConversionError;
     fn from_str(
         value: &str,
@@ -1049,7 +1041,7 @@ impl ::std::str::FromStr for KeepsAnyOfMembersInputVariant0Zip {
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::convert::TryFrom<&str> for KeepsAnyOfMembersInputVariant0Zip {
+impl ::std::convert::TryFrom<&str> for KeepsAnyOfMembersInputZipZip {
     type Error = self::error::ConversionError;
     fn try_from(
         value: &str,
@@ -1058,8 +1050,7 @@ impl ::std::convert::TryFrom<&str> for KeepsAnyOfMembersInputVariant0Zip {
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::convert::TryFrom<::std::string::String>
-for KeepsAnyOfMembersInputVariant0Zip {
+impl ::std::convert::TryFrom<::std::string::String> for KeepsAnyOfMembersInputZipZip {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,
@@ -1069,7 +1060,7 @@ for KeepsAnyOfMembersInputVariant0Zip {
 }
 #[allow(dead_code, clippy::all)]
 impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
-for KeepsAnyOfMembersInputVariant0Zip {
+for KeepsAnyOfMembersInputZipZip {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
         D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
@@ -1116,17 +1107,17 @@ for KeepsAnyOfMembersOutput {
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
 pub enum KeepsAnyOfMembersOutputObject {
-    Variant0 {
+    Zip {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         city: ::std::option::Option<::std::string::String>,
-        zip: KeepsAnyOfMembersOutputObjectVariant0Zip,
+        zip: KeepsAnyOfMembersOutputObjectZipZip,
         #[serde(flatten)]
         extra: ::schemcp_runtime::__private::serde_json::Map<
             ::std::string::String,
             ::schemcp_runtime::__private::serde_json::Value,
         >,
     },
-    Variant1 {
+    Region {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         city: ::std::option::Option<::std::string::String>,
         region: ::std::string::String,
@@ -1149,7 +1140,7 @@ for KeepsAnyOfMembersOutputObject {
         struct __Variant0 {
             #[serde(skip_serializing_if = "::std::option::Option::is_none")]
             city: ::std::option::Option<::std::string::String>,
-            zip: KeepsAnyOfMembersOutputObjectVariant0Zip,
+            zip: KeepsAnyOfMembersOutputObjectZipZip,
             #[serde(flatten)]
             extra: ::schemcp_runtime::__private::serde_json::Map<
                 ::std::string::String,
@@ -1184,7 +1175,7 @@ for KeepsAnyOfMembersOutputObject {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant0 { city, zip, extra }| Self::Variant0 {
+                            .map(|__Variant0 { city, zip, extra }| Self::Zip {
                                 city,
                                 zip,
                                 extra,
@@ -1197,7 +1188,7 @@ for KeepsAnyOfMembersOutputObject {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant1 { city, region, extra }| Self::Variant1 {
+                            .map(|__Variant1 { city, region, extra }| Self::Region {
                                 city,
                                 region,
                                 extra,
@@ -1208,7 +1199,7 @@ for KeepsAnyOfMembersOutputObject {
         )
     }
 }
-///`KeepsAnyOfMembersOutputObjectVariant0Zip`
+///`KeepsAnyOfMembersOutputObjectZipZip`
 #[derive(
     ::schemcp_runtime::__private::serde::Serialize,
     Clone,
@@ -1222,23 +1213,23 @@ for KeepsAnyOfMembersOutputObject {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(transparent)]
 #[allow(dead_code, clippy::all)]
-pub struct KeepsAnyOfMembersOutputObjectVariant0Zip(::std::string::String);
+pub struct KeepsAnyOfMembersOutputObjectZipZip(::std::string::String);
 #[allow(dead_code, clippy::all)]
-impl ::std::ops::Deref for KeepsAnyOfMembersOutputObjectVariant0Zip {
+impl ::std::ops::Deref for KeepsAnyOfMembersOutputObjectZipZip {
     type Target = ::std::string::String;
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::convert::From<KeepsAnyOfMembersOutputObjectVariant0Zip>
+impl ::std::convert::From<KeepsAnyOfMembersOutputObjectZipZip>
 for ::std::string::String {
-    fn from(value: KeepsAnyOfMembersOutputObjectVariant0Zip) -> Self {
+    fn from(value: KeepsAnyOfMembersOutputObjectZipZip) -> Self {
         value.0
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::str::FromStr for KeepsAnyOfMembersOutputObjectVariant0Zip {
+impl ::std::str::FromStr for KeepsAnyOfMembersOutputObjectZipZip {
     type Err = self::error::ConversionError;
     fn from_str(
         value: &str,
@@ -1255,7 +1246,7 @@ impl ::std::str::FromStr for KeepsAnyOfMembersOutputObjectVariant0Zip {
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::convert::TryFrom<&str> for KeepsAnyOfMembersOutputObjectVariant0Zip {
+impl ::std::convert::TryFrom<&str> for KeepsAnyOfMembersOutputObjectZipZip {
     type Error = self::error::ConversionError;
     fn try_from(
         value: &str,
@@ -1265,7 +1256,7 @@ impl ::std::convert::TryFrom<&str> for KeepsAnyOfMembersOutputObjectVariant0Zip 
 }
 #[allow(dead_code, clippy::all)]
 impl ::std::convert::TryFrom<::std::string::String>
-for KeepsAnyOfMembersOutputObjectVariant0Zip {
+for KeepsAnyOfMembersOutputObjectZipZip {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,
@@ -1275,7 +1266,7 @@ for KeepsAnyOfMembersOutputObjectVariant0Zip {
 }
 #[allow(dead_code, clippy::all)]
 impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
-for KeepsAnyOfMembersOutputObjectVariant0Zip {
+for KeepsAnyOfMembersOutputObjectZipZip {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
         D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
