@@ -728,10 +728,16 @@ pub(crate) fn open_any_of_as_one_of(
     let Some(Value::Array(branches)) = object.get_mut("anyOf") else {
         return;
     };
-    let sets: Vec<Option<BTreeSet<String>>> = branches
+    let members: Vec<Option<serde_json::Map<String, Value>>> =
+        branches.iter().map(declared).collect();
+    let sets: Vec<Option<BTreeSet<String>>> = members
         .iter()
-        .map(|b| declared(b).map(|m| m.into_iter().map(|(name, _)| name).collect()))
+        .map(|m| m.as_ref().map(|m| m.keys().cloned().collect()))
         .collect();
+    // Where one member holds a different constant in every branch, a value matches one branch
+    // only, and typify tags the enum by that member: no variant needs the others' members.
+    let all: Option<Vec<serde_json::Map<String, Value>>> = members.into_iter().collect();
+    let tagged = all.is_some_and(|all| tagged(&all));
     let lacking: Vec<bool> = branches
         .iter()
         .zip(&sets)
@@ -747,7 +753,7 @@ pub(crate) fn open_any_of_as_one_of(
                         .zip(own.as_ref())
                         .is_some_and(|(s, o)| !s.is_subset(o))
             };
-            open && branch.get("$ref").is_none() && sets.iter().enumerate().any(lacks)
+            !tagged && open && branch.get("$ref").is_none() && sets.iter().enumerate().any(lacks)
         })
         .collect();
     let shared = share_a_member(&sets);

@@ -1494,3 +1494,43 @@ fn defaults_of_objects_with_nullable_optional_members_are_kept() {
         "{code}"
     );
 }
+
+/// An `anyOf` of open objects tagged by a constant (zod's union of `{type: "text", ...}` and
+/// `{type: "image", ...}` with passthrough) matches one branch at a time, so its variants need
+/// no map for each other's members, which would cost typify's tagging.
+#[test]
+fn tagged_unions_of_open_objects_stay_tagged() {
+    let branch = |tag: &str, member: &str| {
+        json!({
+            "type": "object",
+            "properties": { "type": { "type": "string", "const": tag }, member: { "type": "string" } },
+            "required": ["type", member]
+        })
+    };
+    let input = object(json!({
+        "block": { "anyOf": [branch("text", "text"), branch("image", "url")] },
+        "contact": { "anyOf": [
+            { "type": "object", "properties": { "email": { "type": "string" } }, "required": ["email"] },
+            { "type": "object", "properties": { "phone": { "type": "string" } }, "required": ["phone"] }
+        ] }
+    }));
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let block = item(&code, "enum", "TInputBlock");
+    assert!(
+        has(
+            block,
+            "#[serde(rename = \"text\")] Text { text: ::std::string::String },"
+        ) && !has(block, "extra"),
+        "{block}"
+    );
+    // Untagged, `{email}` and `{phone}` may both match: each keeps the other's member.
+    let contact = item(&code, "enum", "TInputContact");
+    assert!(
+        has(
+            contact,
+            "Email { email: ::std::string::String, #[serde(flatten)] extra:"
+        ),
+        "{contact}"
+    );
+}
