@@ -26,20 +26,37 @@ pub(crate) fn best_fit_unions(file: &mut syn::File) {
     let structs = struct_members(file);
     let items = std::mem::take(&mut file.items);
     let idents: Vec<BTreeSet<String>> = items.iter().map(idents_of).collect();
+    // (index, type) of every `impl` block for a plain type name.
+    let impls_of: BTreeSet<(usize, String)> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(j, item)| match item {
+            Item::Impl(block) => Some((j, impl_self(block)?)),
+            _ => None,
+        })
+        .collect();
     let mut renamed = Vec::new();
+    let mut in_impls: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (i, mut item) in items.into_iter().enumerate() {
         let by_fit = match &mut item {
             Item::Enum(union) => {
-                // Renaming is safe where no other item names a variant of this enum.
+                // Renaming is safe where no other item names a variant of this enum, but its
+                // own `impl`s (typify's `From` for each newtype variant), renamed along.
                 let enum_name = union.ident.to_string();
                 let variants: Vec<String> =
                     union.variants.iter().map(|v| v.ident.to_string()).collect();
                 let named_elsewhere = idents.iter().enumerate().any(|(j, found)| {
                     j != i
+                        && !impls_of.contains(&(j, enum_name.clone()))
                         && found.contains(&enum_name)
                         && variants.iter().any(|v| found.contains(v))
                 });
                 if !named_elsewhere && name_struct_variants(union) {
+                    let names = variants
+                        .into_iter()
+                        .zip(union.variants.iter().map(|v| v.ident.to_string()))
+                        .collect();
+                    in_impls.insert(enum_name, names);
                     renamed.push(union.clone());
                 }
                 best_fit(union, &structs)
@@ -49,8 +66,25 @@ pub(crate) fn best_fit_unions(file: &mut syn::File) {
         file.items.push(item);
         file.items.extend(by_fit);
     }
+    for item in &mut file.items {
+        if let Item::Impl(block) = item
+            && let Some(names) = impl_self(block).and_then(|name| in_impls.get(&name))
+        {
+            Renamer(names).visit_item_impl_mut(block);
+        }
+    }
     let taken = idents.into_iter().flatten().collect();
     rename_variant_types(file, &renamed, &taken);
+}
+
+/// The type an `impl` block is for, where it is a plain name.
+fn impl_self(block: &syn::ItemImpl) -> Option<String> {
+    match &*block.self_ty {
+        Type::Path(path) if path.qself.is_none() && path.path.segments.len() == 1 => {
+            Some(path.path.segments[0].ident.to_string())
+        }
+        _ => None,
+    }
 }
 
 /// Renames the types typify named after a numbered variant (`{Enum}Variant0{Member}`, for an
@@ -143,15 +177,21 @@ fn idents_of(item: &Item) -> BTreeSet<String> {
 /// (`Variant0`, `Variant1`, ...: two object branches without a title are both `Object` to it)
 /// after the member that tells each apart: the first it requires that no other variant
 /// declares, or else the first it declares alone (`{email}` and `{phone}` become `Email` and
-/// `Phone`), as typify itself names a variant holding one required member after it. Left as
-/// is unless every variant is a struct variant and the names come out distinct.
+/// `Phone`), as typify itself names a variant holding one required member after it; the
+/// other variants by the kind of value they hold, as typify names them (`Number`, `String`,
+/// `NotObject`, ...). Left as is unless the names come out distinct.
 fn name_struct_variants(union: &mut syn::ItemEnum) -> bool {
     let numbered = union
         .variants
         .iter()
         .enumerate()
-        .all(|(i, v)| v.ident == format!("Variant{i}") && matches!(v.fields, Fields::Named(_)));
-    if !numbered || union.variants.len() < 2 || !serde_flag(&union.attrs, "untagged") {
+        .all(|(i, v)| v.ident == format!("Variant{i}"));
+    let structs = union
+        .variants
+        .iter()
+        .filter(|v| matches!(v.fields, Fields::Named(_)))
+        .count();
+    if !numbered || structs < 2 || !serde_flag(&union.attrs, "untagged") {
         return false;
     }
     let fields: Vec<Vec<(String, bool)>> = union
@@ -160,7 +200,7 @@ fn name_struct_variants(union: &mut syn::ItemEnum) -> bool {
         .map(|v| {
             v.fields
                 .iter()
-                .filter(|f| !serde_flag(&f.attrs, "flatten"))
+                .filter(|f| f.ident.is_some() && !serde_flag(&f.attrs, "flatten"))
                 .map(|f| {
                     let ident = f.ident.as_ref().expect("a named field");
                     let required = crate::optional::option_inner(&f.ty).is_none();
@@ -170,7 +210,14 @@ fn name_struct_variants(union: &mut syn::ItemEnum) -> bool {
         })
         .collect();
     let mut names = Vec::new();
-    for (i, own) in fields.iter().enumerate() {
+    for (i, (variant, own)) in union.variants.iter().zip(&fields).enumerate() {
+        if !matches!(variant.fields, Fields::Named(_)) {
+            let Some(name) = kind_name(&variant.fields) else {
+                return false;
+            };
+            names.push(name);
+            continue;
+        }
         let alone = |(name, _): &&(String, bool)| {
             fields
                 .iter()
@@ -190,6 +237,32 @@ fn name_struct_variants(union: &mut syn::ItemEnum) -> bool {
         variant.ident = format_ident!("{name}");
     }
     true
+}
+
+/// The name typify gives a variant of one kind of value (`Number` for `f64`, `String`,
+/// `Array`, ...), or the name of the type it holds (`NotObject`, a definition's type).
+fn kind_name(fields: &Fields) -> Option<String> {
+    let Fields::Unnamed(unnamed) = fields else {
+        return matches!(fields, Fields::Unit).then(|| "Null".to_string());
+    };
+    let [field] = unnamed.unnamed.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let Type::Path(path) = &field.ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?.ident.to_string();
+    let kind = match last.as_str() {
+        "f64" | "f32" => "Number",
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" => "Integer",
+        "NonZeroU64" | "NonZeroU32" | "NonZeroI64" => "Integer",
+        "String" => "String",
+        "bool" => "Boolean",
+        "Vec" => "Array",
+        "Box" | "Option" => return None,
+        other => other,
+    };
+    Some(kind.to_string())
 }
 
 /// The members an object declares, and whether it refuses others (`deny_unknown_fields`
@@ -554,6 +627,30 @@ mod tests {
     }
 
     #[test]
+    fn other_variants_are_named_by_kind_and_the_enums_own_impls_follow() {
+        let out = run(quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Expr {
+                Variant0(f64),
+                Variant1 { args: Vec<Expr>, op: String },
+                Variant2 { scope: Option<String>, var: String },
+                Variant3(NotObject),
+            }
+            impl From<f64> for Expr {
+                fn from(value: f64) -> Self { Self::Variant0(value) }
+            }
+        });
+        let flat: String = out.split_whitespace().collect();
+        assert!(flat.contains("pubenumExpr{Number(f64),Args{"), "{out}");
+        assert!(
+            flat.contains("Var{scope:Option<String>,var:String},NotObject(NotObject),}"),
+            "{out}"
+        );
+        assert!(flat.contains("Self::Number(value)"), "{out}");
+    }
+
+    #[test]
     fn variants_named_elsewhere_or_not_told_apart_keep_their_numbers() {
         let source = quote! {
             #[derive(::serde::Deserialize, ::serde::Serialize)]
@@ -565,9 +662,7 @@ mod tests {
             #[derive(::serde::Deserialize, ::serde::Serialize)]
             #[serde(untagged)]
             pub enum Named { Variant0 { a: String }, Variant1 { b: String } }
-            impl Default for Named {
-                fn default() -> Self { Named::Variant0 { a: String::new() } }
-            }
+            pub fn named() -> Named { Named::Variant0 { a: String::new() } }
         };
         let out = run(source);
         let flat: String = out.split_whitespace().collect();
