@@ -48,6 +48,7 @@ mod rewrite;
 mod round_trip;
 mod schema;
 mod types;
+mod union_names;
 mod unions;
 mod variants;
 

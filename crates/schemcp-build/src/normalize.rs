@@ -775,7 +775,8 @@ pub(crate) fn open_any_of_as_one_of(
 /// generator converts. typify puts one `deny_unknown_fields` on the whole enum when any
 /// variant has it, so an open variant refused members its schema allows (`{"a": 1, "c": 2}`
 /// against `{a}` beside a closed `{b}`); a variant with a map is read without it
-/// (`unions::best_fit_unions`).
+/// (`unions::best_fit_unions`). Such an `anyOf` is typed as a `oneOf`, as in
+/// [`open_any_of_as_one_of`].
 pub(crate) fn open_beside_closed(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
@@ -794,6 +795,7 @@ pub(crate) fn open_beside_closed(schema: &mut Value) {
         if !branches.iter().any(|b| inline_object(b) && closed(b)) {
             continue;
         }
+        let mut opened = false;
         for branch in branches.iter_mut() {
             let open = branch
                 .get("additionalProperties")
@@ -803,7 +805,14 @@ pub(crate) fn open_beside_closed(schema: &mut Value) {
                 && let Value::Object(branch) = branch
             {
                 branch.insert("additionalProperties".into(), json!({}));
+                opened = true;
             }
+        }
+        // typify may make an `anyOf` a struct of flattened parts, where a part's map would
+        // also take the members of the parts after it.
+        if opened && keyword == "anyOf" && !object.contains_key("oneOf") {
+            let branches = object.shift_remove("anyOf").expect("an `anyOf`");
+            object.insert("oneOf".into(), branches);
         }
     }
 }
@@ -1180,6 +1189,32 @@ fn set_type(object: &mut serde_json::Map<String, Value>, mut kinds: Vec<Value>) 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn open_branches_beside_a_closed_one_keep_other_members() {
+        let mut schema = json!({"anyOf": [
+            {"type": "object", "properties": {"a": {"type": "integer"}}},
+            {"type": "object", "additionalProperties": false},
+            {"$ref": "#/$defs/Shared"}
+        ]});
+        open_beside_closed(&mut schema);
+        // An enum, not typify's struct of flattened parts, where the map would take all.
+        assert_eq!(
+            schema,
+            json!({"oneOf": [
+                {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": {}},
+                {"type": "object", "additionalProperties": false},
+                {"$ref": "#/$defs/Shared"}
+            ]})
+        );
+        let mut open_only = json!({"oneOf": [
+            {"type": "object", "properties": {"a": {}}},
+            {"type": "object", "properties": {"b": {}}}
+        ]});
+        let before = open_only.clone();
+        open_beside_closed(&mut open_only);
+        assert_eq!(open_only, before);
+    }
 
     #[test]
     fn prefix_positions_match_the_runtime() {

@@ -1,0 +1,336 @@
+//! Names for the variants typify can only number.
+//!
+//! typify names a union's variants after the branches' titles, `$ref`s or kinds, and numbers
+//! all of them (`Variant0`, `Variant1`, ...) when two names are alike, as two object branches
+//! without a `title` always are (both `Object`). A `match` on `Variant0 { email, .. }` says
+//! nothing to its reader, and the numbers move when a branch is added. [`name_union_variants`]
+//! names them after what tells them apart, in the generated code.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::visit_mut::{self, VisitMut};
+use syn::{Fields, Item, Type};
+
+use crate::fields::{json_name, serde_flag};
+
+/// Renames the numbered variants of every untagged enum of `file` ([`name_struct_variants`]),
+/// in the enum's own `impl`s too (typify's `From` for each newtype variant), and the types
+/// typify named after them. An enum whose variants another item names keeps its numbers.
+pub(crate) fn name_union_variants(file: &mut syn::File) {
+    let idents: Vec<BTreeSet<String>> = file.items.iter().map(idents_of).collect();
+    // (index, type) of every `impl` block for a plain type name.
+    let impls_of: BTreeSet<(usize, String)> = file
+        .items
+        .iter()
+        .enumerate()
+        .filter_map(|(j, item)| match item {
+            Item::Impl(block) => Some((j, impl_self(block)?)),
+            _ => None,
+        })
+        .collect();
+    let mut renamed = Vec::new();
+    let mut in_impls: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (i, item) in file.items.iter_mut().enumerate() {
+        let Item::Enum(union) = item else { continue };
+        let enum_name = union.ident.to_string();
+        let variants: Vec<String> = union.variants.iter().map(|v| v.ident.to_string()).collect();
+        let named_elsewhere = idents.iter().enumerate().any(|(j, found)| {
+            j != i
+                && !impls_of.contains(&(j, enum_name.clone()))
+                && found.contains(&enum_name)
+                && variants.iter().any(|v| found.contains(v))
+        });
+        if !named_elsewhere && name_struct_variants(union) {
+            let names = variants
+                .into_iter()
+                .zip(union.variants.iter().map(|v| v.ident.to_string()))
+                .collect();
+            in_impls.insert(enum_name, names);
+            renamed.push(union.clone());
+        }
+    }
+    for item in &mut file.items {
+        if let Item::Impl(block) = item
+            && let Some(names) = impl_self(block).and_then(|name| in_impls.get(&name))
+        {
+            Renamer(names).visit_item_impl_mut(block);
+        }
+    }
+    let taken = idents.into_iter().flatten().collect();
+    rename_variant_types(file, &renamed, &taken);
+}
+
+/// Renames the struct variants of an untagged enum that typify could only number
+/// (`Variant0`, `Variant1`, ...: two object branches without a title are both `Object` to it)
+/// after the member that tells each apart: the first it requires that no other variant
+/// declares, or else the first it declares alone (`{email}` and `{phone}` become `Email` and
+/// `Phone`), as typify itself names a variant holding one required member after it; the
+/// other variants by the kind of value they hold, as typify names them (`Number`, `String`,
+/// `NotObject`, ...). Left as is unless the names come out distinct; whether it renamed them.
+fn name_struct_variants(union: &mut syn::ItemEnum) -> bool {
+    let numbered = union
+        .variants
+        .iter()
+        .enumerate()
+        .all(|(i, v)| v.ident == format!("Variant{i}"));
+    let structs = union
+        .variants
+        .iter()
+        .filter(|v| matches!(v.fields, Fields::Named(_)))
+        .count();
+    if !numbered || structs < 2 || !serde_flag(&union.attrs, "untagged") {
+        return false;
+    }
+    let fields: Vec<Vec<(String, bool)>> = union
+        .variants
+        .iter()
+        .map(|v| {
+            v.fields
+                .iter()
+                .filter(|f| f.ident.is_some() && !serde_flag(&f.attrs, "flatten"))
+                .map(|f| {
+                    let ident = f.ident.as_ref().expect("a named field");
+                    let required = crate::optional::option_inner(&f.ty).is_none();
+                    (json_name(&f.attrs, ident), required)
+                })
+                .collect()
+        })
+        .collect();
+    let mut names = Vec::new();
+    for (i, (variant, own)) in union.variants.iter().zip(&fields).enumerate() {
+        if !matches!(variant.fields, Fields::Named(_)) {
+            let Some(name) = kind_name(&variant.fields) else {
+                return false;
+            };
+            names.push(name);
+            continue;
+        }
+        let alone = |(name, _): &&(String, bool)| {
+            fields
+                .iter()
+                .enumerate()
+                .all(|(j, other)| j == i || other.iter().all(|(n, _)| n != name))
+        };
+        let required = own.iter().filter(|(_, required)| *required).find(alone);
+        let Some((name, _)) = required.or_else(|| own.iter().find(alone)) else {
+            return false;
+        };
+        names.push(crate::names::pascal(name));
+    }
+    if names.iter().collect::<BTreeSet<_>>().len() < names.len() {
+        return false;
+    }
+    for (variant, name) in union.variants.iter_mut().zip(names) {
+        variant.ident = format_ident!("{name}");
+    }
+    true
+}
+
+/// The name typify gives a variant of one kind of value (`Number` for `f64`, `String`,
+/// `Array`, ...), or the name of the type it holds (`NotObject`, a definition's type).
+fn kind_name(fields: &Fields) -> Option<String> {
+    let Fields::Unnamed(unnamed) = fields else {
+        return matches!(fields, Fields::Unit).then(|| "Null".to_string());
+    };
+    let [field] = unnamed.unnamed.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    let Type::Path(path) = &field.ty else {
+        return None;
+    };
+    let last = path.path.segments.last()?.ident.to_string();
+    let kind = match last.as_str() {
+        "f64" | "f32" => "Number",
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" => "Integer",
+        "NonZeroU64" | "NonZeroU32" | "NonZeroI64" => "Integer",
+        "String" => "String",
+        "bool" => "Boolean",
+        "Vec" => "Array",
+        "Box" | "Option" => return None,
+        other => other,
+    };
+    Some(kind.to_string())
+}
+
+/// Renames the types typify named after a numbered variant (`{Enum}Variant0{Member}`, for an
+/// inline object or enum in it) after the variant's new name, where that name is free.
+fn rename_variant_types(file: &mut syn::File, unions: &[syn::ItemEnum], taken: &BTreeSet<String>) {
+    let types: Vec<String> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Struct(s) => Some(s.ident.to_string()),
+            Item::Enum(e) => Some(e.ident.to_string()),
+            Item::Type(t) => Some(t.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    for union in unions {
+        for (i, variant) in union.variants.iter().enumerate() {
+            let old = format!("{}Variant{i}", union.ident);
+            let new = format!("{}{}", union.ident, variant.ident);
+            for ty in &types {
+                let Some(rest) = ty.strip_prefix(&old) else {
+                    continue;
+                };
+                // `Variant1` is not the start of `Variant10`.
+                if rest.starts_with(|c: char| c.is_ascii_digit()) {
+                    continue;
+                }
+                let renamed = format!("{new}{rest}");
+                if !taken.contains(&renamed) && !names.values().any(|n| *n == renamed) {
+                    names.insert(ty.clone(), renamed);
+                }
+            }
+        }
+    }
+    if !names.is_empty() {
+        Renamer(&names).visit_file_mut(file);
+    }
+}
+
+/// Renames identifiers, and the `` `Name` `` typify writes as a type's doc comment.
+struct Renamer<'a>(&'a BTreeMap<String, String>);
+
+impl VisitMut for Renamer<'_> {
+    fn visit_ident_mut(&mut self, ident: &mut proc_macro2::Ident) {
+        if let Some(new) = self.0.get(&ident.to_string()) {
+            *ident = proc_macro2::Ident::new(new, ident.span());
+        }
+    }
+
+    fn visit_attribute_mut(&mut self, attr: &mut syn::Attribute) {
+        if let syn::Meta::NameValue(doc) = &mut attr.meta
+            && doc.path.is_ident("doc")
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) = &doc.value
+            && let Some(new) = text
+                .value()
+                .strip_prefix('`')
+                .and_then(|t| t.strip_suffix('`'))
+                .and_then(|name| self.0.get(name))
+        {
+            let text = format!("`{new}`");
+            doc.value = syn::parse_quote!(#text);
+        }
+        visit_mut::visit_attribute_mut(self, attr);
+    }
+}
+
+/// The type an `impl` block is for, where it is a plain name.
+fn impl_self(block: &syn::ItemImpl) -> Option<String> {
+    match &*block.self_ty {
+        Type::Path(path) if path.qself.is_none() && path.path.segments.len() == 1 => {
+            Some(path.path.segments[0].ident.to_string())
+        }
+        _ => None,
+    }
+}
+
+/// The identifiers `item` mentions.
+fn idents_of(item: &Item) -> BTreeSet<String> {
+    fn walk(tokens: TokenStream, found: &mut BTreeSet<String>) {
+        for tree in tokens {
+            match tree {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    found.insert(ident.to_string());
+                }
+                proc_macro2::TokenTree::Group(group) => walk(group.stream(), found),
+                _ => {}
+            }
+        }
+    }
+    let mut found = BTreeSet::new();
+    walk(quote!(#item), &mut found);
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(source: TokenStream) -> String {
+        let mut file: syn::File = syn::parse2(source).unwrap();
+        name_union_variants(&mut file);
+        prettyplease::unparse(&file)
+    }
+
+    #[test]
+    fn numbered_struct_variants_are_named_after_the_member_that_tells_them_apart() {
+        let out = run(quote! {
+            ///`ContactVariant1Kind`
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            pub enum ContactVariant1Kind { Home, Work }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Contact {
+                Variant0 { id: String, email: String },
+                Variant1 { id: String, phone: Option<String>, kind: ContactVariant1Kind },
+            }
+            impl From<&ContactVariant1Kind> for ContactVariant1Kind {
+                fn from(value: &ContactVariant1Kind) -> Self { value.clone() }
+            }
+        });
+        let flat: String = out.split_whitespace().collect();
+        // `phone` is optional, `kind` required: the required member names the variant.
+        assert!(
+            flat.contains("pubenumContact{Email{id:String,email:String},Kind{"),
+            "{out}"
+        );
+        assert!(flat.contains("///`ContactKindKind`"), "{out}");
+        assert!(
+            flat.contains("implFrom<&ContactKindKind>forContactKindKind"),
+            "{out}"
+        );
+        assert!(!out.contains("Variant1Kind"), "{out}");
+    }
+
+    #[test]
+    fn other_variants_are_named_by_kind_and_the_enums_own_impls_follow() {
+        let out = run(quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Expr {
+                Variant0(f64),
+                Variant1 { args: Vec<Expr>, op: String },
+                Variant2 { scope: Option<String>, var: String },
+                Variant3(NotObject),
+            }
+            impl From<f64> for Expr {
+                fn from(value: f64) -> Self { Self::Variant0(value) }
+            }
+        });
+        let flat: String = out.split_whitespace().collect();
+        assert!(flat.contains("pubenumExpr{Number(f64),Args{"), "{out}");
+        assert!(
+            flat.contains("Var{scope:Option<String>,var:String},NotObject(NotObject),}"),
+            "{out}"
+        );
+        assert!(flat.contains("Self::Number(value)"), "{out}");
+    }
+
+    #[test]
+    fn variants_named_elsewhere_or_not_told_apart_keep_their_numbers() {
+        let source = quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Subset {
+                Variant0 { name: String },
+                Variant1 { name: String, email: Option<String> },
+            }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Named { Variant0 { a: String }, Variant1 { b: String } }
+            pub fn named() -> Named { Named::Variant0 { a: String::new() } }
+        };
+        let out = run(source);
+        let flat: String = out.split_whitespace().collect();
+        assert!(flat.contains("pubenumSubset{Variant0{"), "{out}");
+        assert!(flat.contains("pubenumNamed{Variant0{"), "{out}");
+    }
+}
