@@ -334,6 +334,73 @@ pub(crate) fn prefix_items_refusal(object: &serde_json::Map<String, Value>) -> O
     }
 }
 
+/// Whether a schema only constrains arrays (and says nothing of other kinds of value): array
+/// keywords, `"type": "array"`, and annotations.
+pub(crate) fn only_narrows_arrays(object: &serde_json::Map<String, Value>) -> bool {
+    object
+        .iter()
+        .all(|(keyword, value)| match keyword.as_str() {
+            "type" => value == "array",
+            "unevaluatedItems" | "$anchor" | "$dynamicAnchor" => true,
+            k => BESIDE_PREFIX_ITEMS.contains(&k) || ANNOTATIONS.contains(&k),
+        })
+}
+
+/// Leaves out of the copy of a schema the generator converts a `$ref`, `oneOf`, `anyOf` or
+/// `allOf` beside `prefixItems` whose target or every branch [`only_narrows_arrays`]
+/// (`array_only` says so of a reference). typify cannot merge `prefixItems` with them, so the
+/// schema was `serde_json::Value`; they only ever reject arrays the holder's own keywords
+/// accept, so the type without them holds every valid value, and validation enforces them.
+/// What they evaluate is no longer seen by the holder's `unevaluatedItems`, which is then
+/// read as `items: {}`: every item past the positions is kept as any value.
+pub(crate) fn drop_array_narrowing_beside_prefix(
+    schema: &mut Value,
+    array_only: &dyn Fn(&str) -> bool,
+) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut |child| {
+        drop_array_narrowing_beside_prefix(child, array_only)
+    });
+    if !object.contains_key("prefixItems") {
+        return;
+    }
+    let narrows = |branch: &Value| match branch {
+        Value::Bool(true) => true,
+        Value::Object(branch) => match branch.get("$ref").and_then(Value::as_str) {
+            Some(reference) => branch.len() == 1 && array_only(reference),
+            None => only_narrows_arrays(branch),
+        },
+        _ => false,
+    };
+    let mut dropped = false;
+    if object
+        .get("$ref")
+        .and_then(Value::as_str)
+        .is_some_and(array_only)
+    {
+        object.shift_remove("$ref");
+        dropped = true;
+    }
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = object.get(keyword)
+            && branches.iter().all(narrows)
+        {
+            object.shift_remove(keyword);
+            dropped = true;
+        }
+    }
+    if dropped
+        && !object.contains_key("items")
+        && object
+            .shift_remove("unevaluatedItems")
+            .is_some_and(|rest| rest != json!(true))
+    {
+        object.insert("items".into(), json!({}));
+    }
+}
+
 /// The number of positions of the runtime's largest `PrefixN`
 /// (`schemcp_runtime::prefix_items::MAX_POSITIONS`).
 const MAX_PREFIX_POSITIONS: usize = 12;
@@ -1189,6 +1256,33 @@ fn set_type(object: &mut serde_json::Map<String, Value>, mut kinds: Vec<Value>) 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn array_narrowing_beside_prefix_items_is_left_to_validation() {
+        let array_only = |reference: &str| reference == "#/$defs/Pair";
+        let mut schema = json!({
+            "prefixItems": [{"const": "foo"}],
+            "oneOf": [{"prefixItems": [true, {"const": "bar"}]}, {"prefixItems": [true, {"const": "baz"}]}],
+            "$ref": "#/$defs/Pair",
+            "unevaluatedItems": false
+        });
+        drop_array_narrowing_beside_prefix(&mut schema, &array_only);
+        // What the dropped keywords evaluated is kept: every item past the position.
+        assert_eq!(
+            schema,
+            json!({"prefixItems": [{"const": "foo"}], "items": {}})
+        );
+        // A branch that says something of other kinds stays, and so does the holder's keyword.
+        let mut kept = json!({
+            "prefixItems": [{"type": "string"}],
+            "oneOf": [{"prefixItems": [true]}, {"type": "object"}],
+            "$ref": "#/$defs/Other",
+            "unevaluatedItems": false
+        });
+        let before = kept.clone();
+        drop_array_narrowing_beside_prefix(&mut kept, &array_only);
+        assert_eq!(kept, before);
+    }
 
     #[test]
     fn open_branches_beside_a_closed_one_keep_other_members() {

@@ -1230,9 +1230,24 @@ fn branches_that_evaluate_the_rest_leave_it_to_validation() {
         has(record, "#[serde(flatten)]") && !has(record, "deny_unknown_fields"),
         "{record}"
     );
-    // Through a reference the branch may evaluate more: the generator does not guess.
+    // A definition that only constrains arrays is left to validation too; the holder keeps
+    // the items past its positions.
     input["properties"]["row"]["allOf"] = json!([{ "$ref": "#/$defs/Pair" }]);
-    input["$defs"] = json!({ "Pair": { "prefixItems": [true, { "type": "number" }] } });
+    input["$defs"] =
+        json!({ "Pair": { "type": "array", "prefixItems": [true, { "type": "number" }] } });
+    let (code, warnings) = generate(&builder(), &[tool("t", input.clone(), None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        has(
+            &code,
+            "prefix_items::Prefix1<::std::string::String, ::schemcp_runtime::__private::serde_json::Value,>"
+        ),
+        "{code}"
+    );
+    // One that says more, through a reference of its own, may evaluate anything: the generator
+    // does not guess.
+    input["$defs"]["Pair"]["$ref"] = json!("#/$defs/Other");
+    input["$defs"]["Other"] = json!({ "type": "array" });
     let problems = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
     assert!(
         problems.iter().any(

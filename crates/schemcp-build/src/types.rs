@@ -29,9 +29,10 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::normalize::{
-    closed_tuples, const_as_enum, drop_narrower_readings, drop_narrowing, drop_opaque_nots,
-    finish_tuples, integral_counts, name_after_parent, name_nullable_root, open_any_of_as_one_of,
-    open_beside_closed, open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
+    closed_tuples, const_as_enum, drop_array_narrowing_beside_prefix, drop_narrower_readings,
+    drop_narrowing, drop_opaque_nots, finish_tuples, integral_counts, name_after_parent,
+    name_nullable_root, only_narrows_arrays, open_any_of_as_one_of, open_beside_closed,
+    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
     separate_any_of_from_one_of, settle_boolean_branches, settle_unevaluated, split_mixed_enums,
     split_nullable_definition, split_ref_siblings, supersets_first, type_property_names,
     untag_open_lone_members,
@@ -564,6 +565,17 @@ fn collect_members(
                 Some(_) => None,
                 None => declared_members(branch),
             };
+            // Definitions that only constrain arrays, which may be left to validation beside
+            // `prefixItems`.
+            let array_only_defs: BTreeSet<usize> = members[root..]
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.schema.as_object().is_some_and(only_narrows_arrays))
+                .map(|(i, _)| root + i)
+                .collect();
+            let array_only = |reference: &str| {
+                resolve(reference, &defs).is_ok_and(|index| array_only_defs.contains(&index))
+            };
             for member in &mut members[root..] {
                 supersets_first(&mut member.schema, &declared);
                 open_evaluating_branches(&mut member.schema, &reference_evaluates);
@@ -580,6 +592,7 @@ fn collect_members(
                 drop_narrowing(&mut member.schema);
                 // Branches left empty (`{"contains": ...}` without its keyword) say nothing.
                 settle_boolean_branches(&mut member.schema);
+                drop_array_narrowing_beside_prefix(&mut member.schema, &array_only);
                 closed_tuples(&mut member.schema);
                 if fallback {
                     degrade_unsupported(member, &defs, t, warnings);

@@ -1258,8 +1258,10 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          `patternProperties`, `prefixItems`, `items`, `unevaluatedItems`) is left to validation \
          where their holder has no `type` or an `unevaluated*` keyword that sees it; the holder \
          then keeps every member or item the declared ones do not name. A `$dynamicRef` in a \
-         schema that is one resource is read as the `$ref` it then amounts to. Everything else \
-         (`prefixItems` beside a `oneOf` or a `$ref`, references to other documents) stays \
+         schema that is one resource is read as the `$ref` it then amounts to. A `$ref` or \
+         `oneOf` beside `prefixItems` that only constrains arrays is left to validation too, \
+         the holder keeping every item past its positions. Everything else (references to \
+         other documents, `unevaluatedProperties` with `$ref`s inside a `oneOf`) stays \
          `serde_json::Value` with a warning (or, without the opt-in, is refused), and \
          validation does the rejecting. Optional members keep what was sent: an empty array \
          or map is `Some` of an empty `Vec` or map (typify's own output skips it), and a \
