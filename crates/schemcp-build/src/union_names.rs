@@ -20,6 +20,11 @@ use crate::fields::{json_name, serde_flag};
 /// typify named after them. An enum whose variants another item names keeps its numbers.
 pub(crate) fn name_union_variants(file: &mut syn::File) {
     let idents: Vec<BTreeSet<String>> = file.items.iter().map(idents_of).collect();
+    let texts: Vec<String> = file
+        .items
+        .iter()
+        .map(|item| quote!(#item).to_string())
+        .collect();
     // (index, type) of every `impl` block for a plain type name.
     let impls_of: BTreeSet<(usize, String)> = file
         .items
@@ -36,11 +41,10 @@ pub(crate) fn name_union_variants(file: &mut syn::File) {
         let Item::Enum(union) = item else { continue };
         let enum_name = union.ident.to_string();
         let variants: Vec<String> = union.variants.iter().map(|v| v.ident.to_string()).collect();
-        let named_elsewhere = idents.iter().enumerate().any(|(j, found)| {
+        let named_elsewhere = texts.iter().enumerate().any(|(j, text)| {
             j != i
                 && !impls_of.contains(&(j, enum_name.clone()))
-                && found.contains(&enum_name)
-                && variants.iter().any(|v| found.contains(v))
+                && variants.iter().any(|v| names_variant(text, &enum_name, v))
         });
         if !named_elsewhere && name_struct_variants(union) {
             let names = variants
@@ -232,6 +236,15 @@ fn impl_self(block: &syn::ItemImpl) -> Option<String> {
     }
 }
 
+/// Whether the tokens `text` (as `quote` writes them, spaced) name `Enum::Variant`, as a
+/// path of their own (not the end of a longer name).
+fn names_variant(text: &str, enum_name: &str, variant: &str) -> bool {
+    let path = format!("{enum_name} :: {variant}");
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(&path)
+        .any(|(at, _)| !text[..at].ends_with(ident) && !text[at + path.len()..].starts_with(ident))
+}
+
 /// The identifiers `item` mentions.
 fn idents_of(item: &Item) -> BTreeSet<String> {
     fn walk(tokens: TokenStream, found: &mut BTreeSet<String>) {
@@ -332,5 +345,25 @@ mod tests {
         let flat: String = out.split_whitespace().collect();
         assert!(flat.contains("pubenumSubset{Variant0{"), "{out}");
         assert!(flat.contains("pubenumNamed{Variant0{"), "{out}");
+    }
+
+    #[test]
+    fn an_enum_whose_variants_hold_another_numbered_enum_names_both() {
+        // `Outer` mentions `Inner` and a `Variant0` of its own, which is no variant of `Inner`.
+        let out = run(quote! {
+            #[serde(untagged)]
+            pub enum Outer { Variant0(Inner), Variant1 { id: String }, Variant2 { key: String } }
+            #[serde(untagged)]
+            pub enum Inner { Variant0 { a: String }, Variant1 { b: String } }
+        });
+        let flat: String = out.split_whitespace().collect();
+        assert!(
+            flat.contains("pubenumOuter{Inner(Inner),Id{id:String},Key{key:String},}"),
+            "{out}"
+        );
+        assert!(
+            flat.contains("pubenumInner{A{a:String},B{b:String},}"),
+            "{out}"
+        );
     }
 }
