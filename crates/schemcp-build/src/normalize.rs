@@ -763,33 +763,43 @@ pub(crate) fn separate_any_of_from_one_of(schema: &mut Value) {
     }
 }
 
-/// Rewrites an `anyOf` to a `oneOf`, in the copy of a schema the generator converts, where no
-/// `oneOf` stands beside it and typify's type for the `anyOf` would not give every valid value
-/// back (`declared` gives a branch's `properties`, through a `$ref`):
-/// - a branch leaves its kind open (no `type`, `$ref`, `enum` or `const`): typify makes such
-///   an `anyOf` a struct of optional flattened parts, which only objects fit;
-/// - two branches declare a member of the same name: in that struct, serde hands each member
-///   to the first part that names it, so the second part missed it and was left out
-///   (`{"id": "a", "h": 2}` against `{id, w}` and `{id, h}` came back as `{"id": "a"}`);
-/// - an inline object branch that allows other members lacks one a sibling declares: a value
-///   may match both (`{"email": ..., "phone": ...}` against `{email}` and `{phone}`), and
-///   whichever variant reads it dropped the other's. Such a branch keeps the members it does
-///   not declare in a map (`additionalProperties: {}`, which means what absence does).
+/// Settles the unions of objects (`oneOf`, `anyOf`) in the copy of a schema the generator
+/// converts, so that their type gives every valid value back (`declared` gives a branch's
+/// `properties`, through a `$ref`).
 ///
-/// As a `oneOf` it is an untagged enum with one variant per branch (an open branch typed as
-/// its kind or any other kind of value, see `types::untyped`), read by the variant that
-/// declares most of the value's members (`unions::best_fit_unions`). Every value valid for
-/// the `anyOf` is valid for a branch, so one of the variants holds it. Validation still reads
-/// the `anyOf`.
-pub(crate) fn open_any_of_as_one_of(
+/// Some open inline object branches keep the members they do not declare in a map
+/// (`additionalProperties: {}`, which means what absence does):
+/// - beside a closed inline branch (`additionalProperties: false`): typify puts one
+///   `deny_unknown_fields` on the whole enum when any variant has it, so an open variant
+///   refused members its schema allows (`{"a": 1, "c": 2}` against `{a}` beside a closed
+///   `{b}`); a variant with a map is read without it (`unions::best_fit_unions`);
+/// - in an `anyOf`, where it lacks a member a sibling declares: a value may match both
+///   (`{"email": ..., "phone": ...}` against `{email}` and `{phone}`), and whichever variant
+///   read it dropped the other's. Not where one member holds a different constant in every
+///   branch: a value then matches one branch only, and typify tags the enum by that member.
+///
+/// An `anyOf` (with no `oneOf` beside it) becomes a `oneOf` where typify's type for it would
+/// not give every valid value back: where a branch leaves its kind open (no `type`, `$ref`,
+/// `enum` or `const`), typify makes it a struct of optional flattened parts, which only objects
+/// fit; where two branches declare a member of the same name, serde hands each member of that
+/// struct to the first part that names it, so the second part missed it (`{"id": "a", "h": 2}`
+/// against `{id, w}` and `{id, h}` came back as `{"id": "a"}`); and where a branch got a map,
+/// which would also take the members of the parts after it. As a `oneOf` it is an untagged
+/// enum with one variant per branch (an open branch typed as its kind or any other kind of
+/// value, see `types::untyped`), read by the variant that declares most of the value's members
+/// (`unions::best_fit_unions`). Every value valid for the `anyOf` is valid for a branch, so
+/// one of the variants holds it. Validation still reads the `anyOf`.
+pub(crate) fn settle_object_unions(
     schema: &mut Value,
     declared: &dyn Fn(&Value) -> Option<serde_json::Map<String, Value>>,
 ) {
     let Value::Object(object) = schema else {
         return;
     };
-    for_each_child_mut(object, &mut |child| open_any_of_as_one_of(child, declared));
-    if object.contains_key("oneOf") {
+    for_each_child_mut(object, &mut |child| settle_object_unions(child, declared));
+    if let Some(Value::Array(branches)) = object.get_mut("oneOf") {
+        let keep = beside_closed(branches);
+        keep_other_members(branches, &keep);
         return;
     }
     let Some(Value::Array(branches)) = object.get_mut("anyOf") else {
@@ -801,18 +811,13 @@ pub(crate) fn open_any_of_as_one_of(
         .iter()
         .map(|m| m.as_ref().map(|m| m.keys().cloned().collect()))
         .collect();
-    // Where one member holds a different constant in every branch, a value matches one branch
-    // only, and typify tags the enum by that member: no variant needs the others' members.
     let all: Option<Vec<serde_json::Map<String, Value>>> = members.into_iter().collect();
     let tagged = all.is_some_and(|all| tagged(&all));
-    let lacking: Vec<bool> = branches
-        .iter()
-        .zip(&sets)
+    let keep: Vec<bool> = beside_closed(branches)
+        .into_iter()
+        .zip(branches.iter().zip(&sets))
         .enumerate()
-        .map(|(i, (branch, own))| {
-            let open = branch
-                .get("additionalProperties")
-                .is_none_or(|rest| *rest == json!(true));
+        .map(|(i, (beside, (branch, own)))| {
             let lacks = |(j, set): (usize, &Option<BTreeSet<String>>)| {
                 j != i
                     && set
@@ -820,66 +825,47 @@ pub(crate) fn open_any_of_as_one_of(
                         .zip(own.as_ref())
                         .is_some_and(|(s, o)| !s.is_subset(o))
             };
-            !tagged && open && branch.get("$ref").is_none() && sets.iter().enumerate().any(lacks)
+            beside || !tagged && open_inline_object(branch) && sets.iter().enumerate().any(lacks)
         })
         .collect();
-    let shared = share_a_member(&sets);
-    if !shared && !lacking.contains(&true) && !branches.iter().any(open_branch) {
+    if !share_a_member(&sets) && !keep.contains(&true) && !branches.iter().any(open_branch) {
         return;
     }
-    for (branch, lacks) in branches.iter_mut().zip(lacking) {
-        if lacks && let Value::Object(branch) = branch {
-            branch.insert("additionalProperties".into(), json!({}));
-        }
-    }
+    keep_other_members(branches, &keep);
     let branches = object.shift_remove("anyOf").expect("an `anyOf`");
     object.insert("oneOf".into(), branches);
 }
 
-/// Gives the open inline object branches of a `oneOf`/`anyOf` with a closed one
-/// (`additionalProperties: false`) a map for the members they do not declare
-/// (`additionalProperties: {}`, which means what absence does), in the copy of a schema the
-/// generator converts. typify puts one `deny_unknown_fields` on the whole enum when any
-/// variant has it, so an open variant refused members its schema allows (`{"a": 1, "c": 2}`
-/// against `{a}` beside a closed `{b}`); a variant with a map is read without it
-/// (`unions::best_fit_unions`). Such an `anyOf` is typed as a `oneOf`, as in
-/// [`open_any_of_as_one_of`].
-pub(crate) fn open_beside_closed(schema: &mut Value) {
-    let Value::Object(object) = schema else {
-        return;
-    };
-    for_each_child_mut(object, &mut open_beside_closed);
-    for keyword in ["oneOf", "anyOf"] {
-        let Some(Value::Array(branches)) = object.get_mut(keyword) else {
-            continue;
-        };
-        let inline_object = |branch: &Value| {
-            branch.get("$ref").is_none()
-                && (branch.get("type").is_some_and(|t| t == "object")
-                    || branch.get("properties").is_some())
-        };
-        let closed = |branch: &Value| branch.get("additionalProperties") == Some(&json!(false));
-        if !branches.iter().any(|b| inline_object(b) && closed(b)) {
-            continue;
-        }
-        let mut opened = false;
-        for branch in branches.iter_mut() {
-            let open = branch
-                .get("additionalProperties")
-                .is_none_or(|rest| *rest == json!(true));
-            if inline_object(branch)
-                && open
-                && let Value::Object(branch) = branch
-            {
-                branch.insert("additionalProperties".into(), json!({}));
-                opened = true;
-            }
-        }
-        // typify may make an `anyOf` a struct of flattened parts, where a part's map would
-        // also take the members of the parts after it.
-        if opened && keyword == "anyOf" && !object.contains_key("oneOf") {
-            let branches = object.shift_remove("anyOf").expect("an `anyOf`");
-            object.insert("oneOf".into(), branches);
+/// A branch that is an object schema of its own (not a `$ref`).
+fn inline_object(branch: &Value) -> bool {
+    branch.get("$ref").is_none()
+        && (branch.get("type").is_some_and(|t| t == "object") || branch.get("properties").is_some())
+}
+
+/// An inline object branch that allows members it does not declare.
+fn open_inline_object(branch: &Value) -> bool {
+    inline_object(branch)
+        && branch
+            .get("additionalProperties")
+            .is_none_or(|rest| *rest == json!(true))
+}
+
+/// Which of `branches` are open inline objects beside a closed inline one.
+fn beside_closed(branches: &[Value]) -> Vec<bool> {
+    let closed = branches
+        .iter()
+        .any(|b| inline_object(b) && b.get("additionalProperties") == Some(&json!(false)));
+    branches
+        .iter()
+        .map(|b| closed && open_inline_object(b))
+        .collect()
+}
+
+/// Gives the branches marked in `keep` a map for the members they do not declare.
+fn keep_other_members(branches: &mut [Value], keep: &[bool]) {
+    for (branch, keep) in branches.iter_mut().zip(keep) {
+        if *keep && let Value::Object(branch) = branch {
+            branch.insert("additionalProperties".into(), json!({}));
         }
     }
 }
@@ -1286,12 +1272,13 @@ mod tests {
 
     #[test]
     fn open_branches_beside_a_closed_one_keep_other_members() {
+        let declared = |branch: &Value| branch.get("properties")?.as_object().cloned();
         let mut schema = json!({"anyOf": [
             {"type": "object", "properties": {"a": {"type": "integer"}}},
             {"type": "object", "additionalProperties": false},
             {"$ref": "#/$defs/Shared"}
         ]});
-        open_beside_closed(&mut schema);
+        settle_object_unions(&mut schema, &declared);
         // An enum, not typify's struct of flattened parts, where the map would take all.
         assert_eq!(
             schema,
@@ -1306,7 +1293,7 @@ mod tests {
             {"type": "object", "properties": {"b": {}}}
         ]});
         let before = open_only.clone();
-        open_beside_closed(&mut open_only);
+        settle_object_unions(&mut open_only, &declared);
         assert_eq!(open_only, before);
     }
 

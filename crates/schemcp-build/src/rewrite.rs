@@ -29,9 +29,8 @@ fn is_reexported(ident: &Ident) -> bool {
 
 /// Whether `path` names chrono's `Utc`.
 fn is_utc(path: &syn::Path) -> bool {
-    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    matches!(names.first().map(String::as_str), Some("chrono"))
-        && names.last().is_some_and(|n| n == "Utc")
+    path.segments.first().is_some_and(|s| s.ident == "chrono")
+        && path.segments.last().is_some_and(|s| s.ident == "Utc")
 }
 
 impl VisitMut for Rewriter {

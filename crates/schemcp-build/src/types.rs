@@ -31,11 +31,10 @@ use crate::names::pascal;
 use crate::normalize::{
     closed_tuples, const_as_enum, drop_array_narrowing_beside_prefix, drop_narrower_readings,
     drop_narrowing, drop_opaque_nots, finish_tuples, integral_counts, name_after_parent,
-    name_nullable_root, only_narrows_arrays, open_any_of_as_one_of, open_beside_closed,
-    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
-    separate_any_of_from_one_of, settle_boolean_branches, settle_unevaluated, split_mixed_enums,
-    split_nullable_definition, split_ref_siblings, supersets_first, type_property_names,
-    untag_open_lone_members,
+    name_nullable_root, only_narrows_arrays, open_pattern_properties, open_tuples,
+    prefix_items_refusal, runtime_type, separate_any_of_from_one_of, settle_boolean_branches,
+    settle_object_unions, settle_unevaluated, split_mixed_enums, split_nullable_definition,
+    split_ref_siblings, supersets_first, type_property_names, untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::schema::{
@@ -609,8 +608,7 @@ fn collect_members(
                 // After `untyped`, whose diagnostics name the keywords as written.
                 settle_unevaluated(&mut member.schema);
                 separate_any_of_from_one_of(&mut member.schema);
-                open_any_of_as_one_of(&mut member.schema, &declared);
-                open_beside_closed(&mut member.schema);
+                settle_object_unions(&mut member.schema, &declared);
                 split_ref_siblings(&mut member.schema);
                 open_pattern_properties(&mut member.schema);
                 untag_open_lone_members(&mut member.schema);

@@ -8,18 +8,28 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Fields, Item, Type};
 
 use crate::fields::{json_name, serde_flag};
 
-/// Renames the numbered variants of every untagged enum of `file` ([`name_struct_variants`]),
-/// in the enum's own `impl`s too (typify's `From` for each newtype variant), and the types
-/// typify named after them. An enum whose variants another item names keeps its numbers.
+/// Renames the numbered variants of every untagged enum of `file` ([`variant_names`]), in
+/// the enum's own `impl`s too (typify's `From` for each newtype variant), and the types typify
+/// named after them. An enum whose variants another item names keeps its numbers.
 pub(crate) fn name_union_variants(file: &mut syn::File) {
-    let idents: Vec<BTreeSet<String>> = file.items.iter().map(idents_of).collect();
+    let planned: Vec<(usize, Vec<String>)> = file
+        .items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| match item {
+            Item::Enum(union) => Some((i, variant_names(union)?)),
+            _ => None,
+        })
+        .collect();
+    if planned.is_empty() {
+        return;
+    }
     let texts: Vec<String> = file
         .items
         .iter()
@@ -35,45 +45,49 @@ pub(crate) fn name_union_variants(file: &mut syn::File) {
             _ => None,
         })
         .collect();
-    let mut renamed = Vec::new();
-    let mut in_impls: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for (i, item) in file.items.iter_mut().enumerate() {
-        let Item::Enum(union) = item else { continue };
+    // Enum name -> numbered variant name -> new name.
+    let mut renames: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (i, names) in planned {
+        let Item::Enum(union) = &mut file.items[i] else {
+            unreachable!("planned for an enum");
+        };
         let enum_name = union.ident.to_string();
-        let variants: Vec<String> = union.variants.iter().map(|v| v.ident.to_string()).collect();
         let named_elsewhere = texts.iter().enumerate().any(|(j, text)| {
             j != i
                 && !impls_of.contains(&(j, enum_name.clone()))
-                && variants.iter().any(|v| names_variant(text, &enum_name, v))
+                && union
+                    .variants
+                    .iter()
+                    .any(|v| names_variant(text, &enum_name, &v.ident.to_string()))
         });
-        if !named_elsewhere && name_struct_variants(union) {
-            let names = variants
-                .into_iter()
-                .zip(union.variants.iter().map(|v| v.ident.to_string()))
-                .collect();
-            in_impls.insert(enum_name, names);
-            renamed.push(union.clone());
+        if named_elsewhere {
+            continue;
         }
+        let mut map = BTreeMap::new();
+        for (variant, name) in union.variants.iter_mut().zip(names) {
+            map.insert(variant.ident.to_string(), name.clone());
+            variant.ident = format_ident!("{name}");
+        }
+        renames.insert(enum_name, map);
     }
     for item in &mut file.items {
         if let Item::Impl(block) = item
-            && let Some(names) = impl_self(block).and_then(|name| in_impls.get(&name))
+            && let Some(names) = impl_self(block).and_then(|name| renames.get(&name))
         {
             Renamer(names).visit_item_impl_mut(block);
         }
     }
-    let taken = idents.into_iter().flatten().collect();
-    rename_variant_types(file, &renamed, &taken);
+    rename_variant_types(file, &renames);
 }
 
-/// Renames the struct variants of an untagged enum that typify could only number
-/// (`Variant0`, `Variant1`, ...: two object branches without a title are both `Object` to it)
-/// after the member that tells each apart: the first it requires that no other variant
-/// declares, or else the first it declares alone (`{email}` and `{phone}` become `Email` and
-/// `Phone`), as typify itself names a variant holding one required member after it; the
-/// other variants by the kind of value they hold, as typify names them (`Number`, `String`,
-/// `NotObject`, ...). Left as is unless the names come out distinct; whether it renamed them.
-fn name_struct_variants(union: &mut syn::ItemEnum) -> bool {
+/// New names for the variants of an untagged enum that typify could only number
+/// (`Variant0`, `Variant1`, ...: two object branches without a title are both `Object` to it):
+/// a struct variant is named after the member that tells it apart, the first it requires that
+/// no other variant declares, or else the first it declares alone (`{email}` and `{phone}`
+/// become `Email` and `Phone`), as typify itself names a variant holding one required member
+/// after it; the other variants by the kind of value they hold, as typify names them
+/// (`Number`, `String`, `NotObject`, ...). `None` unless the names come out distinct.
+fn variant_names(union: &syn::ItemEnum) -> Option<Vec<String>> {
     let numbered = union
         .variants
         .iter()
@@ -85,7 +99,7 @@ fn name_struct_variants(union: &mut syn::ItemEnum) -> bool {
         .filter(|v| matches!(v.fields, Fields::Named(_)))
         .count();
     if !numbered || structs < 2 || !serde_flag(&union.attrs, "untagged") {
-        return false;
+        return None;
     }
     let fields: Vec<Vec<(String, bool)>> = union
         .variants
@@ -105,10 +119,7 @@ fn name_struct_variants(union: &mut syn::ItemEnum) -> bool {
     let mut names = Vec::new();
     for (i, (variant, own)) in union.variants.iter().zip(&fields).enumerate() {
         if !matches!(variant.fields, Fields::Named(_)) {
-            let Some(name) = kind_name(&variant.fields) else {
-                return false;
-            };
-            names.push(name);
+            names.push(kind_name(&variant.fields)?);
             continue;
         }
         let alone = |(name, _): &&(String, bool)| {
@@ -118,18 +129,11 @@ fn name_struct_variants(union: &mut syn::ItemEnum) -> bool {
                 .all(|(j, other)| j == i || other.iter().all(|(n, _)| n != name))
         };
         let required = own.iter().filter(|(_, required)| *required).find(alone);
-        let Some((name, _)) = required.or_else(|| own.iter().find(alone)) else {
-            return false;
-        };
+        let (name, _) = required.or_else(|| own.iter().find(alone))?;
         names.push(crate::names::pascal(name));
     }
-    if names.iter().collect::<BTreeSet<_>>().len() < names.len() {
-        return false;
-    }
-    for (variant, name) in union.variants.iter_mut().zip(names) {
-        variant.ident = format_ident!("{name}");
-    }
-    true
+    let distinct = names.iter().collect::<BTreeSet<_>>().len() == names.len();
+    distinct.then_some(names)
 }
 
 /// The name typify gives a variant of one kind of value (`Number` for `f64`, `String`,
@@ -159,24 +163,29 @@ fn kind_name(fields: &Fields) -> Option<String> {
 }
 
 /// Renames the types typify named after a numbered variant (`{Enum}Variant0{Member}`, for an
-/// inline object or enum in it) after the variant's new name, where that name is free.
-fn rename_variant_types(file: &mut syn::File, unions: &[syn::ItemEnum], taken: &BTreeSet<String>) {
-    let types: Vec<String> = file
+/// inline object or enum in it) after the variant's new name (`renames`: enum name ->
+/// numbered name -> new name), where no item of the file has that name yet.
+fn rename_variant_types(
+    file: &mut syn::File,
+    renames: &BTreeMap<String, BTreeMap<String, String>>,
+) {
+    let taken: BTreeSet<String> = file
         .items
         .iter()
         .filter_map(|item| match item {
             Item::Struct(s) => Some(s.ident.to_string()),
             Item::Enum(e) => Some(e.ident.to_string()),
             Item::Type(t) => Some(t.ident.to_string()),
+            Item::Mod(m) => Some(m.ident.to_string()),
+            Item::Trait(t) => Some(t.ident.to_string()),
             _ => None,
         })
         .collect();
     let mut names: BTreeMap<String, String> = BTreeMap::new();
-    for union in unions {
-        for (i, variant) in union.variants.iter().enumerate() {
-            let old = format!("{}Variant{i}", union.ident);
-            let new = format!("{}{}", union.ident, variant.ident);
-            for ty in &types {
+    for (union, variants) in renames {
+        for (old, new) in variants {
+            let (old, new) = (format!("{union}{old}"), format!("{union}{new}"));
+            for ty in &taken {
                 let Some(rest) = ty.strip_prefix(&old) else {
                     continue;
                 };
@@ -245,26 +254,10 @@ fn names_variant(text: &str, enum_name: &str, variant: &str) -> bool {
         .any(|(at, _)| !text[..at].ends_with(ident) && !text[at + path.len()..].starts_with(ident))
 }
 
-/// The identifiers `item` mentions.
-fn idents_of(item: &Item) -> BTreeSet<String> {
-    fn walk(tokens: TokenStream, found: &mut BTreeSet<String>) {
-        for tree in tokens {
-            match tree {
-                proc_macro2::TokenTree::Ident(ident) => {
-                    found.insert(ident.to_string());
-                }
-                proc_macro2::TokenTree::Group(group) => walk(group.stream(), found),
-                _ => {}
-            }
-        }
-    }
-    let mut found = BTreeSet::new();
-    walk(quote!(#item), &mut found);
-    found
-}
-
 #[cfg(test)]
 mod tests {
+    use proc_macro2::TokenStream;
+
     use super::*;
 
     fn run(source: TokenStream) -> String {
