@@ -236,6 +236,35 @@ pub(crate) fn drop_narrower_readings(schema: &mut Value) {
     }
 }
 
+/// Writes `true` as the `{}` it equals where typify reads the two differently, in the schema
+/// typify converts:
+/// - a member schema: typify merges a `true` member wrongly beside `allOf`/`anyOf`/`oneOf`.
+///   Beside a closed object it gave `{"properties": {"bar": true}}` no values at all (an
+///   empty enum, which refused every call), and with `required` in a branch it declared the
+///   member twice (`foo` and a `foo_2` renamed to `foo` that no value can satisfy). It merges
+///   `{}` correctly.
+/// - `additionalProperties`: typify keeps the other members for `{}` (a flattened `extra`
+///   map) and drops them for `true`. An author who writes `true` (pydantic's
+///   `extra="allow"`, zod's `passthrough`) says they are part of the value.
+pub(crate) fn true_as_empty(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut true_as_empty);
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for member in properties.values_mut() {
+            if *member == Value::Bool(true) {
+                *member = json!({});
+            }
+        }
+    }
+    if let Some(other) = object.get_mut("additionalProperties")
+        && *other == Value::Bool(true)
+    {
+        *other = json!({});
+    }
+}
+
 /// Rewrites every fixed-length `prefixItems` array (in the copy of a schema the generator
 /// converts) to the draft-07 form typify reads as a Rust tuple: `items` as the list of element
 /// schemas, `additionalItems` for the elements past them, `minItems` = `maxItems` = the

@@ -1549,3 +1549,64 @@ fn tagged_unions_of_open_objects_stay_tagged() {
         "{contact}"
     );
 }
+
+#[test]
+fn members_declared_true_merge_like_empty_schemas() {
+    // typify merged a member declared `true` beside a closed object into a type with no values,
+    // and with `required` in a `oneOf` branch declared it twice; every call was refused.
+    let closed_base = |applicator: &str, branches: Value| {
+        let mut schema = json!({
+            "type": "object",
+            "allOf": [{ "properties": { "foo": true }, "additionalProperties": false }]
+        });
+        schema[applicator] = branches;
+        schema
+    };
+    let cases = [
+        closed_base("anyOf", json!([{ "properties": { "bar": true } }])),
+        json!({
+            "type": "object",
+            "properties": { "foo": true },
+            "additionalProperties": false,
+            "anyOf": [{ "properties": { "bar": true } }]
+        }),
+        closed_base(
+            "oneOf",
+            json!([{ "properties": { "bar": true } }, { "required": ["foo"] }]),
+        ),
+        json!({
+            "type": "object",
+            "properties": { "foo": true },
+            "oneOf": [{ "properties": { "bar": {} } }, { "required": ["foo"] }]
+        }),
+    ];
+    for input in cases {
+        let (code, warnings) =
+            generate(&builder(), &[tool("t", input.clone(), None)], &[]).unwrap();
+        assert!(warnings.is_empty(), "{input}: {warnings:?}");
+        assert!(!has(&code, "pub enum TInput {}"), "{input}: {code}");
+        assert!(!code.contains("foo_2"), "{input}: {code}");
+        assert!(code.contains("foo:"), "{input}: {code}");
+    }
+}
+
+#[test]
+fn additional_properties_true_keeps_the_other_members() {
+    // typify drops the members `true` allows and keeps those `{}` allows; the two are equal.
+    let open = |other: Option<Value>| {
+        let mut schema = object(json!({ "foo": { "type": "string" } }));
+        if let Some(other) = other {
+            schema["additionalProperties"] = other;
+        }
+        let (code, warnings) = generate(&builder(), &[tool("t", schema, None)], &[]).unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
+        has(
+            item(&code, "struct", "TInput"),
+            "#[serde(flatten)] pub extra:",
+        )
+    };
+    assert!(open(Some(json!(true))));
+    assert!(open(Some(json!({}))));
+    // Absent, the members are not part of the contract (pydantic's default `extra="ignore"`).
+    assert!(!open(None));
+}

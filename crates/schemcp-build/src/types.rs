@@ -34,7 +34,8 @@ use crate::normalize::{
     name_nullable_root, only_narrows_arrays, open_pattern_properties, open_tuples,
     prefix_items_refusal, runtime_type, separate_any_of_from_one_of, settle_boolean_branches,
     settle_object_unions, settle_unevaluated, split_mixed_enums, split_nullable_definition,
-    split_ref_siblings, supersets_first, type_property_names, untag_open_lone_members,
+    split_ref_siblings, supersets_first, true_as_empty, type_property_names,
+    untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::schema::{
@@ -424,12 +425,12 @@ fn collect_members(
                 });
                 continue;
             };
-            let hoisted = hoist_refs(&static_dynamic_refs(object));
-            let object = &hoisted;
             let root_name = match (kind, object.get("title").and_then(Value::as_str)) {
                 (Kind::Output, Some(title)) => pascal(title),
                 _ => format!("{}{}", tool_pascal[t], kind.label()),
             };
+            let hoisted = hoist_refs(&static_dynamic_refs(object), &root_name);
+            let object = &hoisted;
             let mut root_schema = object.clone();
             for keyword in ["$defs", "definitions", "$schema", "$id", "title"] {
                 root_schema.shift_remove(keyword);
@@ -614,6 +615,7 @@ fn collect_members(
                 untag_open_lone_members(&mut member.schema);
                 open_tuples(&mut member.schema);
                 drop_narrower_readings(&mut member.schema);
+                true_as_empty(&mut member.schema);
             }
             for member in &mut members[root..] {
                 let mut refs = Vec::new();
@@ -803,7 +805,14 @@ fn static_refs(schema: &mut Value) {
 /// in `$defs` under a new name, and is pointed there. Copies are made until no such reference
 /// is left (a copy may contain references too; each target is copied once, so recursion ends).
 /// Only the schema the generator converts changes; the served schema is as written.
-fn hoist_refs(root: &serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+///
+/// The root's copy is named `root_name`, the root's own type name, so that the two are the
+/// same type (`classes` joins members of one name and content): a recursive tool input is
+/// `struct Input { child: Option<Box<Input>> }`, not a twin type beside it.
+fn hoist_refs(
+    root: &serde_json::Map<String, Value>,
+    root_name: &str,
+) -> serde_json::Map<String, Value> {
     let original = Value::Object(root.clone());
     let id = root.get("$id").and_then(Value::as_str).map(str::to_string);
     let mut anchors: BTreeMap<String, String> = BTreeMap::new();
@@ -897,11 +906,15 @@ fn hoist_refs(root: &serde_json::Map<String, Value>) -> serde_json::Map<String, 
             };
             // A dangling reference stays as it is and is reported (or degraded) later.
             let Some(found) = found else { continue };
-            let base = pointer
-                .rsplit('/')
-                .map(decode_segment)
-                .find(|s| !s.is_empty() && s.parse::<usize>().is_err() && !is_keyword(s))
-                .unwrap_or_else(|| "Root".into());
+            let base = if pointer.is_empty() {
+                root_name.to_string()
+            } else {
+                pointer
+                    .rsplit('/')
+                    .map(decode_segment)
+                    .find(|s| !s.is_empty() && s.parse::<usize>().is_err() && !is_keyword(s))
+                    .unwrap_or_else(|| "Ref".into())
+            };
             let base = pascal(&base);
             let base = if base.is_empty() {
                 "Ref".to_string()
@@ -1882,6 +1895,13 @@ impl Plan<'_> {
             crate::variants::restore_values(&mut file)?;
         }
         crate::fields::distinct_fields(&mut file);
+        // The type is named in typify's working names here, which mean nothing to the author;
+        // the caller names the schema's pointer.
+        if let Some((_, member)) = crate::fields::declared_twice(&file) {
+            return Err(format!(
+                "typify declares the member `{member}` twice in one type, which no value fits"
+            ));
+        }
         Ok(file)
     }
 

@@ -373,10 +373,12 @@ fn pointer_root_and_anchor_references_are_hoisted_into_definitions() {
         !code.contains("X2"),
         "an anchored definition is not copied: {code}"
     );
+    // A reference to the root is the root's own type, not a twin of it.
     assert!(
-        code.contains("pub children: ::std::option::Option<::std::vec::Vec<Root>>"),
+        code.contains("pub children: ::std::option::Option<::std::vec::Vec<TOutput>>"),
         "{code}"
     );
+    assert_eq!(code.matches("pub children:").count(), 1, "{code}");
     // A reference that names nothing is still refused at its pointer.
     let errors = strict(json!({ "type": "object", "properties": { "b": { "$ref": "#/nope" } } }))
         .unwrap_err();

@@ -897,6 +897,46 @@ for JoinsModelsInputSize {
         )
     }
 }
+///`KeepsAllowedMembersInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsAllowedMembersInput {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub child: ::std::option::Option<::std::boxed::Box<KeepsAllowedMembersInput>>,
+    pub label: ::std::string::String,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub tagged: ::std::option::Option<KeepsAllowedMembersInputTagged>,
+    #[serde(flatten)]
+    pub extra: ::schemcp_runtime::__private::serde_json::Map<
+        ::std::string::String,
+        ::schemcp_runtime::__private::serde_json::Value,
+    >,
+}
+///`KeepsAllowedMembersInputTagged`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Default
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsAllowedMembersInputTagged {
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub tag: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+}
 ///`KeepsAnyOfMembersInput`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
@@ -2101,6 +2141,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// Members an object allows with `additionalProperties: true` come back (typify alone dropped them), a recursive `$ref` to the root is the input type itself, and a member declared `true` beside a closed `allOf` keeps the object's values.
+    fn keeps_allowed_members(
+        &self,
+        input: KeepsAllowedMembersInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// An `anyOf` of member declarations beside `unevaluatedProperties: false`: a value both branches match keeps the members of both, though the enum variant that reads it declares one.
     fn keeps_any_of_members(
         &self,
@@ -2259,27 +2310,34 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 7 => {
+                    let input: KeepsAllowedMembersInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_allowed_members(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                8 => {
                     let input: KeepsAnyOfMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_any_of_members(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                8 => {
+                9 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                9 => {
+                10 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                10 => {
+                11 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -2287,28 +2345,28 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                11 => {
+                12 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                12 => {
+                13 => {
                     let input: KeepsTimesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_times(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                13 => {
+                14 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                14 => {
+                15 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3033,6 +3091,61 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `joins_models` /inputSchema/examples/6", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"label\":\"a\",\"color\":\"red\",\"child\":{\"label\":\"b\",\"size\":[1,2]}}",
+                )
+                .unwrap();
+            let typed: KeepsAllowedMembersInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_allowed_members` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_allowed_members` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"label\":\"c\",\"tagged\":{\"tag\":{\"any\":null}}}",
+                )
+                .unwrap();
+            let typed: KeepsAllowedMembersInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_allowed_members` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_allowed_members` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"label\":\"d\",\"tagged\":{}}")
+                .unwrap();
+            let typed: KeepsAllowedMembersInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_allowed_members` /inputSchema/examples/2", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_allowed_members` /inputSchema/examples/2", example, back
             );
         }
         {
