@@ -44,6 +44,7 @@ mod names;
 mod normalize;
 mod openings;
 mod optional;
+mod refs;
 mod rewrite;
 mod round_trip;
 mod schema;

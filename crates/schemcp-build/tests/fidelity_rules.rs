@@ -368,6 +368,8 @@ fn pointer_root_and_anchor_references_are_hoisted_into_definitions() {
     .unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
     assert!(code.contains("pub b: ::std::option::Option<A>"), "{code}");
+    // The member the pointer names holds the same type, not a twin of it.
+    assert!(code.contains("pub a: A,"), "{code}");
     assert!(code.contains("pub c: ::std::option::Option<X>"), "{code}");
     assert!(
         !code.contains("X2"),
@@ -386,6 +388,37 @@ fn pointer_root_and_anchor_references_are_hoisted_into_definitions() {
         errors[0].starts_with("/outputSchema/properties/b/$ref [unsupported-ref]"),
         "{errors:?}"
     );
+}
+
+#[test]
+fn a_pointer_target_inside_another_is_one_type_everywhere() {
+    // `x` is a target inside the target `a`, which refers to the root: each is one type, used
+    // where it stands and where it is referenced.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": {
+            "a": {
+                "type": "object",
+                "properties": { "x": { "type": "integer" }, "self": { "$ref": "#" } }
+            },
+            "c": { "$ref": "#/properties/a/properties/x" },
+            "d": { "$ref": "#/properties/a" }
+        }
+    }))
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    for field in [
+        "pub a: ::std::option::Option<A>",
+        "pub d: ::std::option::Option<A>",
+        "pub x: ::std::option::Option<X>",
+        "pub c: ::std::option::Option<X>",
+        "pub self_: ::std::option::Option<::std::boxed::Box<TOutput>>",
+    ] {
+        assert_eq!(code.matches(field).count(), 1, "{field}: {code}");
+    }
+    for ty in ["pub struct A ", "pub struct X(", "pub struct TOutput "] {
+        assert_eq!(code.matches(ty).count(), 1, "{ty}: {code}");
+    }
 }
 
 #[test]
