@@ -263,58 +263,11 @@ pub(crate) fn serde_flag(attrs: &[syn::Attribute], flag: &str) -> bool {
     found
 }
 
-/// The first struct or struct variant in `file` that has two fields for one JSON member, as
-/// `(type, member)`. typify declares a member twice in some merges of `allOf`/`oneOf`
-/// branches (once optional, once required); once [`distinct_fields`] has numbered them the
-/// code compiles, but serde then fails every value with a "missing field" or "duplicate
-/// field" error, so the generator must not emit it.
-pub(crate) fn declared_twice(file: &syn::File) -> Option<(String, String)> {
-    let twice = |fields: &Fields| {
-        let mut seen = BTreeSet::new();
-        fields
-            .iter()
-            .filter(|f| !serde_flag(&f.attrs, "flatten"))
-            .filter_map(|f| Some(json_name(&f.attrs, f.ident.as_ref()?)))
-            .find(|name| !seen.insert(name.clone()))
-    };
-    file.items.iter().find_map(|item| match item {
-        Item::Struct(item) => twice(&item.fields).map(|m| (item.ident.to_string(), m)),
-        Item::Enum(item) => item
-            .variants
-            .iter()
-            .find_map(|v| twice(&v.fields).map(|m| (format!("{}::{}", item.ident, v.ident), m))),
-        _ => None,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use quote::ToTokens;
 
     use super::*;
-
-    #[test]
-    fn a_member_declared_twice_is_found_after_numbering() {
-        // What typify gave `{"properties": {"foo": true}, "oneOf": [.., {"required": ["foo"]}]}`.
-        let mut file: syn::File = syn::parse_quote! {
-            pub enum T {
-                A { foo: Option<Value> },
-                B { foo: Option<Value>, foo: Value },
-            }
-            pub struct Fine {
-                #[serde(rename = "foo-bar")]
-                pub foo_bar: i64,
-                pub foo_bar: String,
-            }
-        };
-        distinct_fields(&mut file);
-        assert_eq!(
-            declared_twice(&file),
-            Some(("T::B".to_string(), "foo".to_string()))
-        );
-        file.items.remove(0);
-        assert_eq!(declared_twice(&file), None);
-    }
 
     #[test]
     fn colliding_fields_get_numbered_identifiers_and_keep_their_json_names() {

@@ -454,10 +454,39 @@ pub(crate) const NARROWING_ONLY: [&str; 8] = [
 /// `unevaluatedProperties` and `unevaluatedItems` that could see the members or items they
 /// evaluate, in place or through a reference
 /// ([`open_unevaluated`](crate::openings::open_unevaluated)).
+///
+/// The members these keywords require stay members of the type: an object that must have `c`
+/// (`"allOf": [{"required": ["c"]}]`, `"then": {"required": ["c"]}`) but does not declare it
+/// would have lost `c`, and with it its validity. Each becomes a member of any value
+/// (`serde_json::Value`), required where every value has it (`allOf`), optional elsewhere.
 pub(crate) fn drop_narrowing(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
+    // Only where the type is a struct that drops the members it does not declare (where they
+    // are refused, or kept in a map, nothing is lost).
+    let struct_holder = object.get("type") == Some(&json!("object"))
+        && [
+            "additionalProperties",
+            "unevaluatedProperties",
+            "patternProperties",
+        ]
+        .iter()
+        .all(|k| !object.contains_key(*k));
+    let mut always = BTreeSet::new();
+    let mut sometimes = BTreeSet::new();
+    if struct_holder {
+        for keyword in ["then", "else"] {
+            sometimes.extend(required_names(object.get(keyword)));
+        }
+        if let Some(Value::Object(dependents)) = object.get("dependentSchemas") {
+            sometimes.extend(dependents.values().flat_map(|d| required_names(Some(d))));
+        }
+        if let Some(Value::Object(dependents)) = object.get("dependentRequired") {
+            let names = dependents.values().filter_map(Value::as_array).flatten();
+            sometimes.extend(names.filter_map(Value::as_str).map(str::to_string));
+        }
+    }
     for keyword in NARROWING_ONLY {
         object.shift_remove(keyword);
     }
@@ -468,10 +497,55 @@ pub(crate) fn drop_narrowing(schema: &mut Value) {
             && !branches.is_empty()
             && branches.iter().all(only_counts)
         {
+            if struct_holder {
+                let names = branches.iter().flat_map(|b| required_names(Some(b)));
+                if keyword == "allOf" {
+                    always.extend(names);
+                } else {
+                    sometimes.extend(names);
+                }
+            }
             object.shift_remove(keyword);
         }
     }
+    declare_required(object, &always, &sometimes);
     for_each_child_mut(object, &mut drop_narrowing);
+}
+
+/// The names `schema` lists in its `required`.
+fn required_names(schema: Option<&Value>) -> Vec<String> {
+    match schema.and_then(|s| s.get("required")) {
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Declares each name of `always` and `sometimes` that `object` does not declare as a member
+/// of any value, and requires those of `always`.
+fn declare_required(
+    object: &mut serde_json::Map<String, Value>,
+    always: &BTreeSet<String>,
+    sometimes: &BTreeSet<String>,
+) {
+    if always.is_empty() && sometimes.is_empty() {
+        return;
+    }
+    if let Value::Object(properties) = object.entry("properties").or_insert_with(|| json!({})) {
+        for name in always.iter().chain(sometimes) {
+            properties.entry(name.clone()).or_insert_with(|| json!({}));
+        }
+    }
+    if let Value::Array(required) = object.entry("required").or_insert_with(|| json!([])) {
+        for name in always {
+            if !required.iter().any(|r| r == name.as_str()) {
+                required.push(Value::String(name.clone()));
+            }
+        }
+    }
 }
 
 /// Whether `branch` only constrains how many members or items a value has, or how long or
@@ -802,10 +876,14 @@ pub(crate) fn separate_any_of_from_one_of(schema: &mut Value) {
 ///   `deny_unknown_fields` on the whole enum when any variant has it, so an open variant
 ///   refused members its schema allows (`{"a": 1, "c": 2}` against `{a}` beside a closed
 ///   `{b}`); a variant with a map is read without it (`unions::best_fit_unions`);
-/// - in an `anyOf`, where it lacks a member a sibling declares: a value may match both
+/// - where it lacks a member a sibling declares. In an `anyOf` a value may match both
 ///   (`{"email": ..., "phone": ...}` against `{email}` and `{phone}`), and whichever variant
-///   read it dropped the other's. Not where one member holds a different constant in every
-///   branch: a value then matches one branch only, and typify tags the enum by that member.
+///   read it dropped the other's. In a `oneOf` the sibling's member may be there with a value
+///   the sibling refuses (`{"c": [1]}` against `{a}` and `{c: integer}` matches `{a}` only);
+///   dropped, the value would match both, and be invalid (a member the sibling requires
+///   cannot do that, and is dropped as an open object's members are). Not where one member holds a
+///   different constant in every branch: a value then matches one branch only, and typify
+///   tags the enum by that member.
 ///
 /// An `anyOf` (with no `oneOf` beside it) becomes a `oneOf` where typify's type for it would
 /// not give every valid value back: where a branch leaves its kind open (no `type`, `$ref`,
@@ -826,12 +904,9 @@ pub(crate) fn settle_object_unions(
         return;
     };
     for_each_child_mut(object, &mut |child| settle_object_unions(child, declared));
-    if let Some(Value::Array(branches)) = object.get_mut("oneOf") {
-        let keep = beside_closed(branches);
-        keep_other_members(branches, &keep);
-        return;
-    }
-    let Some(Value::Array(branches)) = object.get_mut("anyOf") else {
+    let one_of = object.contains_key("oneOf");
+    let Some(Value::Array(branches)) = object.get_mut(if one_of { "oneOf" } else { "anyOf" })
+    else {
         return;
     };
     let members: Vec<Option<serde_json::Map<String, Value>>> =
@@ -842,6 +917,15 @@ pub(crate) fn settle_object_unions(
         .collect();
     let all: Option<Vec<serde_json::Map<String, Value>>> = members.into_iter().collect();
     let tagged = all.is_some_and(|all| tagged(&all));
+    // What a `oneOf` branch requires (nothing known through a `$ref`): a member a sibling
+    // requires cannot make that sibling match once dropped, so it need not be kept.
+    let required: Vec<BTreeSet<&str>> = branches
+        .iter()
+        .map(|b| match b.get("required") {
+            Some(Value::Array(names)) if one_of => names.iter().filter_map(Value::as_str).collect(),
+            _ => BTreeSet::new(),
+        })
+        .collect();
     let keep: Vec<bool> = beside_closed(branches)
         .into_iter()
         .zip(branches.iter().zip(&sets))
@@ -849,14 +933,18 @@ pub(crate) fn settle_object_unions(
         .map(|(i, (beside, (branch, own)))| {
             let lacks = |(j, set): (usize, &Option<BTreeSet<String>>)| {
                 j != i
-                    && set
-                        .as_ref()
-                        .zip(own.as_ref())
-                        .is_some_and(|(s, o)| !s.is_subset(o))
+                    && set.as_ref().zip(own.as_ref()).is_some_and(|(s, o)| {
+                        s.iter()
+                            .any(|m| !o.contains(m) && !required[j].contains(m.as_str()))
+                    })
             };
             beside || !tagged && open_inline_object(branch) && sets.iter().enumerate().any(lacks)
         })
         .collect();
+    if one_of {
+        keep_other_members(branches, &keep);
+        return;
+    }
     if !share_a_member(&sets) && !keep.contains(&true) && !branches.iter().any(open_branch) {
         return;
     }
@@ -1317,13 +1405,25 @@ mod tests {
                 {"$ref": "#/$defs/Shared"}
             ]})
         );
-        let mut open_only = json!({"oneOf": [
-            {"type": "object", "properties": {"a": {}}},
-            {"type": "object", "properties": {"b": {}}}
+        // A `oneOf` branch keeps a sibling's optional member, which decides whether the
+        // sibling matches, not one the sibling requires.
+        let mut one_of = json!({"oneOf": [
+            {"type": "object", "properties": {"a": {"const": "x"}}},
+            {"type": "object", "properties": {"c": {"type": "integer"}}},
+            {"type": "object", "properties": {"d": {}}, "required": ["d"]}
         ]});
-        let before = open_only.clone();
-        settle_object_unions(&mut open_only, &declared);
-        assert_eq!(open_only, before);
+        settle_object_unions(&mut one_of, &declared);
+        let kept: Vec<bool> = (0..3)
+            .map(|i| one_of["oneOf"][i].get("additionalProperties").is_some())
+            .collect();
+        assert_eq!(kept, [true, true, true]);
+        let mut required = json!({"oneOf": [
+            {"type": "object", "properties": {"x": {}}, "required": ["x"]},
+            {"type": "object", "properties": {"y": {}}, "required": ["y"]}
+        ]});
+        let before = required.clone();
+        settle_object_unions(&mut required, &declared);
+        assert_eq!(required, before);
     }
 
     #[test]

@@ -1675,12 +1675,8 @@ impl Plan<'_> {
             crate::variants::restore_values(&mut file)?;
         }
         crate::fields::distinct_fields(&mut file);
-        // The type is named in typify's working names here, which mean nothing to the author;
-        // the caller names the schema's pointer.
-        if let Some((_, member)) = crate::fields::declared_twice(&file) {
-            return Err(format!(
-                "typify declares the member `{member}` twice in one type, which no value fits"
-            ));
+        if let Some(refusal) = crate::checks::refusal(&file) {
+            return Err(refusal);
         }
         Ok(file)
     }

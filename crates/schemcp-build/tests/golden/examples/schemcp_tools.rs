@@ -1588,6 +1588,194 @@ pub struct KeepsPositionsInput {
 pub struct KeepsPositionsInputReadingPosition2 {
     pub station: ::std::string::String,
 }
+///`KeepsRequiredMembersInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsRequiredMembersInput {
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub country: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub email: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+    pub id: ::std::string::String,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub kind: ::std::option::Option<::std::string::String>,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub members: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+    pub owner: ::schemcp_runtime::__private::serde_json::Value,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub phone: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub tag: ::std::option::Option<KeepsRequiredMembersInputTag>,
+}
+///`KeepsRequiredMembersInputTag`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsRequiredMembersInputTag {
+    Label {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        label: ::std::option::Option<KeepsRequiredMembersInputTagLabelLabel>,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+    Code {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        code: ::std::option::Option<i64>,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsRequiredMembersInputTag {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            label: ::std::option::Option<KeepsRequiredMembersInputTagLabelLabel>,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant1 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            code: ::std::option::Option<i64>,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsRequiredMembersInputTag",
+            &[
+                (
+                    &["label"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { label, extra }| Self::Label {
+                                label,
+                                extra,
+                            })
+                    },
+                ),
+                (
+                    &["code"],
+                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { code, extra }| Self::Code { code, extra })
+                    },
+                ),
+            ],
+        )
+    }
+}
+///`KeepsRequiredMembersInputTagLabelLabel`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsRequiredMembersInputTagLabelLabel {
+    #[serde(rename = "x")]
+    X,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for KeepsRequiredMembersInputTagLabelLabel {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::X => f.write_str("x"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsRequiredMembersInputTagLabelLabel {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "x" => Ok(Self::X),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsRequiredMembersInputTagLabelLabel {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String>
+for KeepsRequiredMembersInputTagLabelLabel {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`KeepsTimesInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -2207,6 +2395,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// Members an object requires only through `allOf`, `anyOf`, `then` or `dependentRequired` (and never declares) come back; dropped, the value would no longer be valid. In a `oneOf` of open objects, a member only a sibling declares is kept too: `{"code": [1]}` matches the `label` branch only, and without `code` it would match both.
+    fn keeps_required_members(
+        &self,
+        input: KeepsRequiredMembersInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// Formats typify reads narrower than JSON: a `date-time` keeps the offset it was sent with, and OpenAPI's `float` is an f64, so `0.1` comes back as `0.1`.
     fn keeps_times(
         &self,
@@ -2353,20 +2552,28 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 13 => {
+                    let input: KeepsRequiredMembersInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_required_members(&self.0, input, cx)
+                        .await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                14 => {
                     let input: KeepsTimesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_times(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                14 => {
+                15 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                15 => {
+                16 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3514,6 +3721,69 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_positions` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"id\":\"a\",\"owner\":\"ann\",\"email\":\"a@example.com\"}",
+                )
+                .unwrap();
+            let typed: KeepsRequiredMembersInput = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_required_members` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_required_members` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"id\":\"b\",\"owner\":{\"name\":\"bo\"},\"phone\":\"555\",\"country\":\"NZ\",\"kind\":\"team\",\"members\":[\"x\"]}",
+                )
+                .unwrap();
+            let typed: KeepsRequiredMembersInput = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_required_members` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_required_members` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"id\":\"c\",\"owner\":null,\"email\":\"c@example.com\",\"tag\":{\"code\":[1]}}",
+                )
+                .unwrap();
+            let typed: KeepsRequiredMembersInput = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_required_members` /inputSchema/examples/2", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_required_members` /inputSchema/examples/2", example, back
             );
         }
         {

@@ -1,0 +1,145 @@
+//! typify output the generator must not emit: code that compiles into a type no value fits,
+//! or that does not compile at all. [`refusal`] says why; the generator then probes the
+//! schemas one by one, and the one whose code this is is refused at its pointer (or typed as
+//! `serde_json::Value` with the opt-in).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use quote::ToTokens;
+use syn::{Fields, GenericArgument, Item, PathArguments, Type};
+
+use crate::fields::{json_name, serde_flag};
+
+/// Why `file` must not be emitted, if it must not. The types are named in typify's working
+/// names there, which mean nothing to the author; the caller names the schema's pointer.
+pub(crate) fn refusal(file: &syn::File) -> Option<String> {
+    if let Some((_, member)) = declared_twice(file) {
+        return Some(format!(
+            "typify declares the member `{member}` twice in one type, which no value fits"
+        ));
+    }
+    uncomparable_value_list(file).map(|_| {
+        "typify checks this schema's values against a list of values of a type it cannot          compare, and the code would not compile"
+            .to_string()
+    })
+}
+
+/// The first struct or struct variant in `file` that has two fields for one JSON member, as
+/// `(type, member)`. typify declares a member twice in some merges of `allOf`/`oneOf`
+/// branches (once optional, once required); once [`distinct_fields`] has numbered them the
+/// code compiles, but serde then fails every value with a "missing field" or "duplicate
+/// field" error, so the generator must not emit it.
+fn declared_twice(file: &syn::File) -> Option<(String, String)> {
+    let twice = |fields: &Fields| {
+        let mut seen = BTreeSet::new();
+        fields
+            .iter()
+            .filter(|f| !serde_flag(&f.attrs, "flatten"))
+            .filter_map(|f| Some(json_name(&f.attrs, f.ident.as_ref()?)))
+            .find(|name| !seen.insert(name.clone()))
+    };
+    file.items.iter().find_map(|item| match item {
+        Item::Struct(item) => twice(&item.fields).map(|m| (item.ident.to_string(), m)),
+        Item::Enum(item) => item
+            .variants
+            .iter()
+            .find_map(|v| twice(&v.fields).map(|m| (format!("{}::{}", item.ident, v.ident), m))),
+        _ => None,
+    })
+}
+
+/// The first type whose `TryFrom` checks a value against a list (`[..].contains(&value)`, what
+/// typify writes for an `enum` or `const`) of a type in `file` that does not derive
+/// `PartialEq`. typify does so where it merges a `const` into an object (the code does not
+/// compile: "can't compare").
+fn uncomparable_value_list(file: &syn::File) -> Option<String> {
+    // Every struct and enum of the file, and whether it derives `PartialEq`.
+    let comparable: BTreeMap<String, bool> = file
+        .items
+        .iter()
+        .filter_map(|item| {
+            let (ident, attrs) = match item {
+                Item::Struct(s) => (&s.ident, &s.attrs),
+                Item::Enum(e) => (&e.ident, &e.attrs),
+                _ => return None,
+            };
+            let derives = attrs
+                .iter()
+                .filter(|a| a.path().is_ident("derive"))
+                .any(|a| a.to_token_stream().to_string().contains("PartialEq"));
+            Some((ident.to_string(), derives))
+        })
+        .collect();
+    file.items.iter().find_map(|item| {
+        let Item::Impl(block) = item else { return None };
+        let (path, _) = block.trait_.as_ref()?;
+        let last = path.segments.last()?;
+        if last.ident != "TryFrom" {
+            return None;
+        }
+        let PathArguments::AngleBracketed(args) = &last.arguments else {
+            return None;
+        };
+        let Some(GenericArgument::Type(Type::Path(inner))) = args.args.first() else {
+            return None;
+        };
+        let inner = inner.path.segments.last()?.ident.to_string();
+        let checks_a_list = block
+            .to_token_stream()
+            .to_string()
+            .contains("contains (& value)");
+        (checks_a_list && comparable.get(&inner) == Some(&false)).then_some(inner)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fields::distinct_fields;
+
+    #[test]
+    fn a_member_declared_twice_is_found_after_numbering() {
+        // What typify gave `{"properties": {"foo": true}, "oneOf": [.., {"required": ["foo"]}]}`.
+        let mut file: syn::File = syn::parse_quote! {
+            pub enum T {
+                A { foo: Option<Value> },
+                B { foo: Option<Value>, foo: Value },
+            }
+            pub struct Fine {
+                #[serde(rename = "foo-bar")]
+                pub foo_bar: i64,
+                pub foo_bar: String,
+            }
+        };
+        distinct_fields(&mut file);
+        assert_eq!(
+            declared_twice(&file),
+            Some(("T::B".to_string(), "foo".to_string()))
+        );
+        file.items.remove(0);
+        assert_eq!(declared_twice(&file), None);
+    }
+
+    #[test]
+    fn a_value_list_of_a_type_without_partial_eq_is_refused() {
+        // What typify gave for an object member merged with `{"const": "x"}`.
+        let file = |derive: syn::Attribute| -> syn::File {
+            syn::parse_quote! {
+                pub struct C(Inner);
+                impl ::std::convert::TryFrom<Inner> for C {
+                    type Error = String;
+                    fn try_from(value: Inner) -> Result<Self, String> {
+                        if ![].contains(&value) { Err("invalid value".into()) } else { Ok(Self(value)) }
+                    }
+                }
+                #derive
+                pub struct Inner { pub z: Option<i64> }
+            }
+        };
+        let broken = file(syn::parse_quote!(#[derive(Clone, Debug)]));
+        assert_eq!(uncomparable_value_list(&broken), Some("Inner".to_string()));
+        assert!(refusal(&broken).is_some());
+        let fine = file(syn::parse_quote!(#[derive(Clone, Debug, PartialEq)]));
+        assert_eq!(uncomparable_value_list(&fine), None);
+    }
+}
