@@ -236,6 +236,29 @@ pub(crate) fn drop_narrower_readings(schema: &mut Value) {
     }
 }
 
+/// Declares every member a schema requires but does not declare as `{}` (what an undeclared
+/// member may hold), in the schema typify converts. typify merges such a `required` into the
+/// branches of a `oneOf` or `anyOf` beside it as a member no value can have:
+/// `{"required": ["c"], "oneOf": [{..}, {"required": ["d"]}]}` gave the second variant no
+/// values at all (an empty enum), and a valid `{"c": 1, "d": 2}` was refused.
+pub(crate) fn declare_required_members(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut declare_required_members);
+    let Some(Value::Array(names)) = object.get("required") else {
+        return;
+    };
+    let properties = object.get("properties").and_then(Value::as_object);
+    let missing: BTreeSet<String> = names
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|name| properties.is_none_or(|p| !p.contains_key(*name)))
+        .map(str::to_string)
+        .collect();
+    declare_required(object, &BTreeSet::new(), &missing);
+}
+
 /// Writes `true` as the `{}` it equals where typify reads the two differently, in the schema
 /// typify converts:
 /// - a member schema: typify merges a `true` member wrongly beside `allOf`/`anyOf`/`oneOf`.

@@ -1610,3 +1610,42 @@ fn additional_properties_true_keeps_the_other_members() {
     // Absent, the members are not part of the contract (pydantic's default `extra="ignore"`).
     assert!(!open(None));
 }
+
+#[test]
+fn members_required_around_a_union_stay_in_its_variants() {
+    // typify merged a `required` of the holder into each branch as a member no value can have,
+    // and a branch's nullable optional `c` (marked for typify) as a second member beside the
+    // required `c`: the variant got no values and valid calls were refused.
+    let cases = [
+        json!({
+            "type": "object",
+            "required": ["c"],
+            "oneOf": [
+                { "properties": { "c": { "type": "string" } }, "additionalProperties": false },
+                { "required": ["d"] }
+            ]
+        }),
+        json!({
+            "type": "object",
+            "required": ["c"],
+            "oneOf": [
+                {
+                    "properties": { "b": {}, "c": { "type": ["string", "null"] } },
+                    "additionalProperties": false
+                },
+                { "required": ["c"], "additionalProperties": false }
+            ]
+        }),
+    ];
+    for input in cases {
+        let (code, warnings) =
+            generate(&builder(), &[tool("t", input.clone(), None)], &[]).unwrap();
+        assert!(warnings.is_empty(), "{input}: {warnings:?}");
+        let union = item(&code, "enum", "TInput");
+        assert!(
+            has(union, "Variant0 {") && has(union, "Variant1 {"),
+            "{input}: {union}"
+        );
+        assert!(!has(&code, "pub enum TInputVariant"), "{input}: {code}");
+    }
+}

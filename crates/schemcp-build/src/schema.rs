@@ -136,13 +136,22 @@ pub(crate) const NULLABLE_OPTIONAL: char = '\u{1}';
 /// absent would read alike and an explicit `null` would be dropped. Required, the member gets
 /// the type that holds `null`; [`crate::optional`] then wraps it in an `Option` for absence.
 /// `nullable(reference)` says whether a `$ref` target may be `null`.
+///
+/// A member the schema around an `allOf`/`anyOf`/`oneOf` branch requires is required in the
+/// branch too (typify merges the two), so it is not marked there: marked, typify saw two
+/// members, `c` required and `c\u{1}` declared, and gave the branch no values.
 pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str) -> bool) {
+    mark_nullable_optionals_in(schema, nullable, &[]);
+}
+
+fn mark_nullable_optionals_in(
+    schema: &mut Value,
+    nullable: &dyn Fn(&str) -> bool,
+    required_around: &[String],
+) {
     let Value::Object(object) = schema else {
         return;
     };
-    for_each_child_mut(object, &mut |child| {
-        mark_nullable_optionals(child, nullable)
-    });
     let required: Vec<String> = match object.get("required") {
         Some(Value::Array(list)) => list
             .iter()
@@ -151,12 +160,24 @@ pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str
         None => Vec::new(),
         Some(_) => return,
     };
+    let in_place = |keyword: &str| matches!(keyword, "allOf" | "anyOf" | "oneOf");
+    let around: Vec<String> = required_around.iter().chain(&required).cloned().collect();
+    for_each_child_mut_under(object, &in_place, &mut |child| {
+        mark_nullable_optionals_in(child, nullable, &around)
+    });
+    for_each_child_mut_under(object, &|k| !in_place(k), &mut |child| {
+        mark_nullable_optionals_in(child, nullable, &[])
+    });
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
         return;
     };
     let marked: Vec<String> = properties
         .iter()
-        .filter(|(name, schema)| !required.contains(name) && may_be_null(schema, nullable))
+        .filter(|(name, schema)| {
+            !required.contains(name)
+                && !required_around.contains(name)
+                && may_be_null(schema, nullable)
+        })
         .map(|(name, _)| name.clone())
         .collect();
     if marked.is_empty() {

@@ -29,13 +29,13 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::normalize::{
-    closed_tuples, const_as_enum, drop_array_narrowing_beside_prefix, drop_narrower_readings,
-    drop_narrowing, drop_opaque_nots, finish_tuples, integral_counts, name_after_parent,
-    name_nullable_root, only_narrows_arrays, open_pattern_properties, open_tuples,
-    prefix_items_refusal, runtime_type, separate_any_of_from_one_of, settle_boolean_branches,
-    settle_object_unions, settle_unevaluated, split_mixed_enums, split_nullable_definition,
-    split_ref_siblings, supersets_first, true_as_empty, type_property_names,
-    untag_open_lone_members,
+    closed_tuples, const_as_enum, declare_required_members, drop_array_narrowing_beside_prefix,
+    drop_narrower_readings, drop_narrowing, drop_opaque_nots, finish_tuples, integral_counts,
+    name_after_parent, name_nullable_root, only_narrows_arrays, open_pattern_properties,
+    open_tuples, prefix_items_refusal, runtime_type, separate_any_of_from_one_of,
+    settle_boolean_branches, settle_object_unions, settle_unevaluated, split_mixed_enums,
+    split_nullable_definition, split_ref_siblings, supersets_first, true_as_empty,
+    type_property_names, untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::refs::{hoist_refs, static_dynamic_refs};
@@ -616,6 +616,7 @@ fn collect_members(
                 open_tuples(&mut member.schema);
                 drop_narrower_readings(&mut member.schema);
                 true_as_empty(&mut member.schema);
+                declare_required_members(&mut member.schema);
             }
             for member in &mut members[root..] {
                 let mut refs = Vec::new();
