@@ -136,8 +136,12 @@ pub fn read_suite(dir: &Path) -> Result<Vec<Group>> {
 }
 
 /// Reads the suite's `optional/` folder and its `optional/format/`: groups whose `file` starts
-/// with `optional/`. Measured and reported apart from the targets.
+/// with `optional/`. Measured and reported apart from the targets. A corpus without that folder
+/// (the union corpus, `unions/`) has none.
 pub fn read_optional(dir: &Path) -> Result<Vec<Group>> {
+    if !dir.join("optional").exists() {
+        return Ok(Vec::new());
+    }
     let mut groups = read_folder(&dir.join("optional"), "optional/")?;
     groups.extend(read_folder(
         &dir.join("optional/format"),
