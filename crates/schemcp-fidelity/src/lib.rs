@@ -402,6 +402,22 @@ fn module_id(g: usize, side: Side) -> String {
     format!("g{g:03}_{}", side.tag())
 }
 
+/// [`run`] for the repository at `repo` over the corpus folder `suite`, on a thread with a
+/// stack large enough for it: typify recurses deeply on some schemas, and test threads get
+/// 2 MiB of stack (`main` 8 MiB).
+pub fn run_for_tests(repo: &Path, suite: PathBuf) -> Result<Vec<GroupResult>> {
+    let options = Options {
+        suite,
+        work: default_work_dir(repo),
+        repo: repo.to_path_buf(),
+    };
+    std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(move || run(&options))?
+        .join()
+        .unwrap_or_else(|payload| std::panic::resume_unwind(payload))
+}
+
 /// Runs the whole measurement.
 pub fn run(options: &Options) -> Result<Vec<GroupResult>> {
     let mut groups = read_suite(&options.suite)?;

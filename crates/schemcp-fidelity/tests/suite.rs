@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use schemcp_fidelity::{Generation, Options, Side, exceptions, is_optional, render, rows, run};
+use schemcp_fidelity::{Generation, Side, exceptions, is_optional, render, rows};
 
 #[test]
 fn generator_fidelity_on_the_json_schema_test_suite() {
@@ -21,19 +21,7 @@ fn generator_fidelity_on_the_json_schema_test_suite() {
         .join("../..")
         .canonicalize()
         .unwrap();
-    let options = Options {
-        suite: PathBuf::from(suite),
-        work: schemcp_fidelity::default_work_dir(&repo),
-        repo: repo.clone(),
-    };
-    // typify recurses deeply on some schemas; test threads get 2 MiB of stack, `main` 8 MiB.
-    let results = std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(move || run(&options))
-        .unwrap()
-        .join()
-        .unwrap()
-        .unwrap();
+    let results = schemcp_fidelity::run_for_tests(&repo, PathBuf::from(suite)).unwrap();
     // The targets hold for the suite's main folder; `optional/` is reported apart, but it too
     // must never make the generator panic or emit code that does not compile.
     let all = results;

@@ -11,7 +11,7 @@
 
 use std::path::PathBuf;
 
-use schemcp_fidelity::{Generation, Options, Side, exceptions, rows, run};
+use schemcp_fidelity::{Generation, Side, exceptions, rows};
 
 /// Measured on this corpus (input and output alike).
 const ACCEPTED: usize = 2152;
@@ -23,19 +23,9 @@ fn generator_fidelity_on_unions_of_objects() {
         .join("../..")
         .canonicalize()
         .unwrap();
-    let options = Options {
-        suite: repo.join("crates/schemcp-fidelity/unions/corpus"),
-        work: schemcp_fidelity::default_work_dir(&repo),
-        repo: repo.clone(),
-    };
-    // typify recurses deeply on some schemas; test threads get 2 MiB of stack, `main` 8 MiB.
-    let results = std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(move || run(&options))
-        .unwrap()
-        .join()
-        .unwrap()
-        .unwrap();
+    let results =
+        schemcp_fidelity::run_for_tests(&repo, repo.join("crates/schemcp-fidelity/unions/corpus"))
+            .unwrap();
     let (_, total) = rows(&results);
     assert_eq!(total.groups, 444, "the committed corpus has 444 groups");
     assert_eq!((total.valid, total.invalid), (2201, 1277));
