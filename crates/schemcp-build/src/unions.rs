@@ -44,7 +44,7 @@ struct Declared {
 
 /// The `Deserialize` by best fit for `union`, with serde's derive dropped from it, if it needs
 /// one: first fit already picks right where the variants declare the same members, or every
-/// variant that declares any refuses the others'.
+/// variant that declares any refuses the others', and no variant holds a struct.
 fn best_fit(union: &mut syn::ItemEnum, structs: &BTreeMap<String, Declared>) -> Option<Item> {
     if !union.generics.params.is_empty() || !serde_flag(&union.attrs, "untagged") {
         return None;
@@ -64,7 +64,17 @@ fn best_fit(union: &mut syn::ItemEnum, structs: &BTreeMap<String, Declared>) -> 
     // serde refuses every member of a struct variant with a flattened map under the enum's
     // `deny_unknown_fields`, which typify sets when any variant is closed.
     let open_under_deny = deny_unknown && union.variants.iter().any(|v| has_flatten(&v.fields));
-    if (distinct.len() < 2 || objects.iter().all(|d| d.closed)) && !open_under_deny {
+    // serde's derive also reads a struct from an array (its members in order), so a variant
+    // holding an object member read `{"v": [1]}` meant for a sibling whose `v` is an array as
+    // `{"v": {"x": 1}}`; the best-fit reader reads no struct from an array.
+    let holds_a_struct = union
+        .variants
+        .iter()
+        .any(|v| matches!(v.fields, Fields::Named(_)) || mentions_struct(&v.fields, structs));
+    if (distinct.len() < 2 || objects.iter().all(|d| d.closed))
+        && !open_under_deny
+        && !holds_a_struct
+    {
         return None;
     }
     if !drop_derive(&mut union.attrs, "Deserialize") {
@@ -163,6 +173,36 @@ fn named(ty: &Type) -> Option<String> {
     (path.qself.is_none() && last.arguments.is_empty()).then(|| last.ident.to_string())
 }
 
+/// Whether a type in `fields` names one of `structs`, at any depth (`Vec<Point>`).
+fn mentions_struct(fields: &Fields, structs: &BTreeMap<String, Declared>) -> bool {
+    fields.iter().any(|field| {
+        let mut found = false;
+        let mut visit = |ident: &syn::Ident| found |= structs.contains_key(&ident.to_string());
+        for_each_ident(&field.ty, &mut visit);
+        found
+    })
+}
+
+fn for_each_ident(ty: &Type, visit: &mut dyn FnMut(&syn::Ident)) {
+    match ty {
+        Type::Path(path) => {
+            for segment in &path.path.segments {
+                visit(&segment.ident);
+                if let PathArguments::AngleBracketed(arguments) = &segment.arguments {
+                    for argument in &arguments.args {
+                        if let GenericArgument::Type(inner) = argument {
+                            for_each_ident(inner, visit);
+                        }
+                    }
+                }
+            }
+        }
+        Type::Tuple(tuple) => tuple.elems.iter().for_each(|t| for_each_ident(t, visit)),
+        Type::Array(array) => for_each_ident(&array.elem, visit),
+        _ => {}
+    }
+}
+
 fn has_flatten(fields: &Fields) -> bool {
     fields.iter().any(|f| serde_flag(&f.attrs, "flatten"))
 }
@@ -230,7 +270,7 @@ fn read_variant(
     let members = declared.members.iter();
     let entry = |read: TokenStream| {
         quote! {
-            (&[#(#members),*], |value: &::serde_json::Value| #read)
+            (&[#(#members),*], |value: ::schemcp_runtime::unions::Strict<'_>| #read)
         }
     };
     // A variant around one type reads as that type, as serde's derive reads it.
@@ -366,8 +406,26 @@ mod tests {
     }
 
     #[test]
-    fn unions_with_one_object_shape_keep_serde_derive() {
+    fn unions_without_structs_and_tagged_unions_keep_serde_derive() {
         let source = quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            pub struct Person { pub name: String }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Either { Count(i64), Name(String), Names(Vec<String>) }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(tag = "kind")]
+            pub enum Tagged { A(Person), B { id: String } }
+        };
+        let file: syn::File = syn::parse2(source.clone()).unwrap();
+        assert_eq!(run(source), prettyplease::unparse(&file));
+    }
+
+    #[test]
+    fn unions_holding_structs_read_no_struct_from_an_array() {
+        // One object shape, or closed variants: first fit would pick right, but serde's derive
+        // reads `Person` from `["bob"]`, a value `NotObject` holds.
+        let out = run(quote! {
             #[derive(::serde::Deserialize, ::serde::Serialize)]
             pub struct Person { pub name: String }
             #[derive(::serde::Deserialize, ::serde::Serialize)]
@@ -375,19 +433,17 @@ mod tests {
             pub enum Named { Object(Person), NotObject(NotObject) }
             #[derive(::serde::Deserialize, ::serde::Serialize)]
             #[serde(untagged)]
-            pub enum Twice { A(Person), B(Person) }
-            #[derive(::serde::Deserialize, ::serde::Serialize)]
-            #[serde(tag = "kind")]
-            pub enum Tagged { A(Person), B { id: String } }
-            // Every variant refuses members it does not declare: the first that fits is right.
-            #[derive(::serde::Deserialize, ::serde::Serialize)]
-            #[serde(deny_unknown_fields)]
-            pub struct Closed { pub id: String }
-            #[derive(::serde::Deserialize, ::serde::Serialize)]
-            #[serde(untagged, deny_unknown_fields)]
-            pub enum Shut { A(Closed), B { id: String, w: f64 } }
-        };
-        let file: syn::File = syn::parse2(source.clone()).unwrap();
-        assert_eq!(run(source), prettyplease::unparse(&file));
+            pub enum Listed { People(Vec<Person>), Count(i64) }
+        });
+        for union in ["Named", "Listed"] {
+            assert!(
+                out.contains(&format!("impl<'de> ::serde::Deserialize<'de> for {union}")),
+                "{out}"
+            );
+        }
+        assert!(
+            out.contains("::schemcp_runtime::unions::Strict<'_>"),
+            "{out}"
+        );
     }
 }

@@ -14,8 +14,8 @@ use std::path::PathBuf;
 use schemcp_fidelity::{Generation, Side, exceptions, rows};
 
 /// Measured on this corpus (input and output alike).
-const ACCEPTED: usize = 2152;
-const FAITHFUL: usize = 1637;
+const ACCEPTED: usize = 2156;
+const FAITHFUL: usize = 1642;
 
 #[test]
 fn generator_fidelity_on_unions_of_objects() {

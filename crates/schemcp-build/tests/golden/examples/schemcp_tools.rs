@@ -21,18 +21,52 @@ pub struct AcceptsOtherKindsInput {
     pub where_: ::std::option::Option<AcceptsOtherKindsInputWhere>,
 }
 ///`AcceptsOtherKindsInputCode`
-#[derive(
-    ::schemcp_runtime::__private::serde::Deserialize,
-    ::schemcp_runtime::__private::serde::Serialize,
-    Clone,
-    Debug
-)]
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
 pub enum AcceptsOtherKindsInputCode {
     String(AcceptsOtherKindsInputCodeString),
     NotString(::schemcp_runtime::other_kinds::NotString),
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for AcceptsOtherKindsInputCode {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "AcceptsOtherKindsInputCode",
+            &[
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <AcceptsOtherKindsInputCodeString as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <::schemcp_runtime::other_kinds::NotString as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::NotString)
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[allow(dead_code, clippy::all)]
 impl ::std::convert::From<AcceptsOtherKindsInputCodeString>
@@ -188,18 +222,58 @@ for AcceptsOtherKindsInputTags {
     }
 }
 ///`AcceptsOtherKindsInputWhere`
-#[derive(
-    ::schemcp_runtime::__private::serde::Deserialize,
-    ::schemcp_runtime::__private::serde::Serialize,
-    Clone,
-    Debug
-)]
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(untagged, deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub enum AcceptsOtherKindsInputWhere {
     Object { city: ::std::string::String },
     NotObject(::schemcp_runtime::other_kinds::NotObject),
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for AcceptsOtherKindsInputWhere {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant0 {
+            city: ::std::string::String,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "AcceptsOtherKindsInputWhere",
+            &[
+                (
+                    &["city"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { city }| Self::Object { city })
+                    },
+                ),
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <::schemcp_runtime::other_kinds::NotObject as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::NotObject)
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[allow(dead_code, clippy::all)]
 impl ::std::convert::From<::schemcp_runtime::other_kinds::NotObject>
@@ -253,7 +327,7 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Animal {
             &[
                 (
                     &["meows", "name"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <Feline as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -262,7 +336,7 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Animal {
                 ),
                 (
                     &["barks", "name"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <Canine as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -483,18 +557,65 @@ pub struct ChoosesShapeInput {
     pub shape: ChoosesShapeInputShape,
 }
 ///`ChoosesShapeInputShape`
-#[derive(
-    ::schemcp_runtime::__private::serde::Deserialize,
-    ::schemcp_runtime::__private::serde::Serialize,
-    Clone,
-    Debug
-)]
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(untagged, deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub enum ChoosesShapeInputShape {
     Circle { r: f64 },
     Rect { h: f64, w: f64 },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for ChoosesShapeInputShape {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant0 {
+            r: f64,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant1 {
+            h: f64,
+            w: f64,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "ChoosesShapeInputShape",
+            &[
+                (
+                    &["r"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { r }| Self::Circle { r })
+                    },
+                ),
+                (
+                    &["h", "w"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { h, w }| Self::Rect { h, w })
+                    },
+                ),
+            ],
+        )
+    }
 }
 ///`Dog`
 #[derive(
@@ -710,7 +831,7 @@ for JoinsModelsInputContact {
             &[
                 (
                     &["email"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -722,7 +843,7 @@ for JoinsModelsInputContact {
                 ),
                 (
                     &["phone"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -787,7 +908,7 @@ for JoinsModelsInputEither {
             &[
                 (
                     &["a"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -796,7 +917,7 @@ for JoinsModelsInputEither {
                 ),
                 (
                     &["b"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -877,7 +998,7 @@ for JoinsModelsInputSize {
             &[
                 (
                     &["id", "w"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -886,7 +1007,7 @@ for JoinsModelsInputSize {
                 ),
                 (
                     &["h", "id"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -1007,7 +1128,7 @@ for KeepsAnyOfMembersInput {
             &[
                 (
                     &["city", "zip"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -1020,7 +1141,7 @@ for KeepsAnyOfMembersInput {
                 ),
                 (
                     &["city", "region"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -1211,7 +1332,7 @@ for KeepsAnyOfMembersOutputObject {
             &[
                 (
                     &["city", "zip"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -1224,7 +1345,7 @@ for KeepsAnyOfMembersOutputObject {
                 ),
                 (
                     &["city", "region"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -1504,12 +1625,7 @@ pub struct KeepsNamesInput {
     pub link: ::std::option::Option<KeepsNamesInputLink>,
 }
 ///`KeepsNamesInputLink`
-#[derive(
-    ::schemcp_runtime::__private::serde::Deserialize,
-    ::schemcp_runtime::__private::serde::Serialize,
-    Clone,
-    Debug
-)]
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
@@ -1532,6 +1648,67 @@ pub enum KeepsNamesInputLink {
         >,
     },
     NotObject(::schemcp_runtime::other_kinds::NotObject),
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for KeepsNamesInputLink {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            #[serde(
+                rename = "rel name",
+                skip_serializing_if = "::std::option::Option::is_none"
+            )]
+            rel_name: ::std::option::Option<bool>,
+            #[serde(
+                rename = "rel-name",
+                skip_serializing_if = "::std::option::Option::is_none"
+            )]
+            rel_name_2: ::std::option::Option<::std::string::String>,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsNamesInputLink",
+            &[
+                (
+                    &["rel name", "rel-name"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { rel_name, rel_name_2, extra }| Self::Object {
+                                rel_name,
+                                rel_name_2,
+                                extra,
+                            })
+                    },
+                ),
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <::schemcp_runtime::other_kinds::NotObject as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::NotObject)
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[allow(dead_code, clippy::all)]
 impl ::std::convert::From<::schemcp_runtime::other_kinds::NotObject>
@@ -1695,7 +1872,7 @@ for KeepsRequiredMembersInputTag {
             &[
                 (
                     &["label"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -1707,7 +1884,7 @@ for KeepsRequiredMembersInputTag {
                 ),
                 (
                     &["code"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -1792,6 +1969,107 @@ pub struct KeepsTimesInput {
     pub starts: ::schemcp_runtime::__private::chrono::DateTime<
         ::schemcp_runtime::__private::chrono::offset::FixedOffset,
     >,
+}
+///`KeepsUnionShapesInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Default
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsUnionShapesInput {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub target: ::std::option::Option<KeepsUnionShapesInputTarget>,
+}
+///`KeepsUnionShapesInputTarget`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsUnionShapesInputTarget {
+    Variant0 {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        at: ::std::option::Option<KeepsUnionShapesInputTargetVariant0At>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        label: ::std::option::Option<::std::string::String>,
+    },
+    Variant1 {
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        at: ::std::option::Option<::std::vec::Vec<f64>>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        label: ::std::option::Option<::std::string::String>,
+    },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsUnionShapesInputTarget {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            at: ::std::option::Option<KeepsUnionShapesInputTargetVariant0At>,
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            label: ::std::option::Option<::std::string::String>,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant1 {
+            #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+            at: ::std::option::Option<::std::vec::Vec<f64>>,
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            label: ::std::option::Option<::std::string::String>,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsUnionShapesInputTarget",
+            &[
+                (
+                    &["at", "label"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { at, label }| Self::Variant0 { at, label })
+                    },
+                ),
+                (
+                    &["at", "label"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { at, label }| Self::Variant1 { at, label })
+                    },
+                ),
+            ],
+        )
+    }
+}
+///`KeepsUnionShapesInputTargetVariant0At`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsUnionShapesInputTargetVariant0At {
+    pub x: f64,
+    pub y: f64,
 }
 ///`Level`
 #[derive(
@@ -1934,7 +2212,7 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for LossyInputSh
             &[
                 (
                     &["r", "w"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -1943,7 +2221,7 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for LossyInputSh
                 ),
                 (
                     &["r"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -2120,7 +2398,7 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Pet {
             &[
                 (
                     &["meows", "pet_type"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <Cat as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -2129,7 +2407,7 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Pet {
                 ),
                 (
                     &["barks", "pet_type"],
-                    |value: &::schemcp_runtime::__private::serde_json::Value| {
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <Dog as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
@@ -2417,6 +2695,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// Union variants that declare the same members but type one differently: `at` is a point in one branch and a list of coordinates in the other. serde's derive read the list as a point (a struct takes its members in order from an array), so `[3, 4]` came back as `{"x": 3, "y": 4}`.
+    fn keeps_union_shapes(
+        &self,
+        input: KeepsUnionShapesInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// An example the schema allows but the generated type cannot hold: it matches only the first shape, which leaves other members open but does not declare `w`, so its variant drops it. The build cannot follow an untagged enum, so the generated test catches it.
     fn lossy(
         &self,
@@ -2567,13 +2856,20 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 15 => {
+                    let input: KeepsUnionShapesInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_union_shapes(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                16 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                16 => {
+                17 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3841,6 +4137,44 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_times` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"target\":{\"label\":\"list\",\"at\":[3,4]}}",
+                )
+                .unwrap();
+            let typed: KeepsUnionShapesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_union_shapes` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_union_shapes` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"target\":{\"label\":\"point\",\"at\":{\"x\":3,\"y\":4}}}",
+                )
+                .unwrap();
+            let typed: KeepsUnionShapesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_union_shapes` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_union_shapes` /inputSchema/examples/1", example, back
             );
         }
         {
