@@ -1649,3 +1649,39 @@ fn members_required_around_a_union_stay_in_its_variants() {
         assert!(!has(&code, "pub enum TInputVariant"), "{input}: {code}");
     }
 }
+
+#[test]
+fn a_nullable_member_is_one_member_in_the_branches_beside_it() {
+    // The schema around a branch marked its optional member that may be `null` (for typify)
+    // and the branch did not, or the other way round: typify declared both `b` and the marked
+    // `b`, a type no value fits, refused (or `Value`). Beside an `allOf` branch that says `b`
+    // is never `null`, the marked member was required with a type no value has.
+    let cases = [
+        json!({
+            "type": "object",
+            "properties": { "b": { "type": ["string", "null"] } },
+            "anyOf": [{ "type": "object", "properties": { "b": true, "a": {} } }]
+        }),
+        json!({
+            "type": "object",
+            "properties": { "c": { "type": "string" } },
+            "additionalProperties": {},
+            "anyOf": [{ "type": "object", "properties": { "c": { "type": ["string", "null"] } } }]
+        }),
+        json!({
+            "type": "object",
+            "properties": { "b": { "type": ["string", "null"] } },
+            "required": ["a"],
+            "allOf": [{
+                "properties": { "a": { "type": "integer" }, "b": { "type": "array" } },
+                "required": ["a"]
+            }]
+        }),
+    ];
+    for input in cases {
+        let (code, warnings) =
+            generate(&builder(), &[tool("t", input.clone(), None)], &[]).unwrap();
+        assert!(warnings.is_empty(), "{input}: {warnings:?}");
+        assert!(has(&code, "pub struct TInput {"), "{input}: {code}");
+    }
+}

@@ -2,6 +2,8 @@
 //! entered, so data that merely looks like a schema (`enum`, `const`, `default`, `examples`) and
 //! properties that happen to be named `default` are handled correctly.
 
+use std::collections::BTreeSet;
+
 use serde_json::Value;
 
 /// How a keyword holds subschemas.
@@ -137,9 +139,13 @@ pub(crate) const NULLABLE_OPTIONAL: char = '\u{1}';
 /// the type that holds `null`; [`crate::optional`] then wraps it in an `Option` for absence.
 /// `nullable(reference)` says whether a `$ref` target may be `null`.
 ///
-/// A member the schema around an `allOf`/`anyOf`/`oneOf` branch requires is required in the
-/// branch too (typify merges the two), so it is not marked there: marked, typify saw two
-/// members, `c` required and `c\u{1}` declared, and gave the branch no values.
+/// typify merges an `allOf`/`anyOf`/`oneOf` branch with the schema around it, so a member must
+/// be marked in both or in neither: marked in one only, typify saw two members (`c` and
+/// `c\u{1}`) and declared both, or gave the type no values. So a branch does not mark a member
+/// the schema around it requires or declares (that schema marks it, and renames it in its
+/// branches, where it marks it), and a schema does not mark a member one of its `allOf`
+/// branches declares as never `null` (merged, the member cannot be `null`; marked, it was
+/// required with a type no value has).
 pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str) -> bool) {
     mark_nullable_optionals_in(schema, nullable, &[]);
 }
@@ -147,11 +153,15 @@ pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str
 fn mark_nullable_optionals_in(
     schema: &mut Value,
     nullable: &dyn Fn(&str) -> bool,
-    required_around: &[String],
+    named_around: &[String],
 ) {
     let Value::Object(object) = schema else {
         return;
     };
+    let mut never_null = BTreeSet::new();
+    for_each_child_mut_under(object, &|k| k == "allOf", &mut |branch| {
+        declared_never_null(branch, nullable, &mut never_null)
+    });
     let required: Vec<String> = match object.get("required") {
         Some(Value::Array(list)) => list
             .iter()
@@ -161,7 +171,17 @@ fn mark_nullable_optionals_in(
         Some(_) => return,
     };
     let in_place = |keyword: &str| matches!(keyword, "allOf" | "anyOf" | "oneOf");
-    let around: Vec<String> = required_around.iter().chain(&required).cloned().collect();
+    let declared = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.keys().cloned());
+    let around: Vec<String> = named_around
+        .iter()
+        .cloned()
+        .chain(required.iter().cloned())
+        .chain(declared)
+        .collect();
     for_each_child_mut_under(object, &in_place, &mut |child| {
         mark_nullable_optionals_in(child, nullable, &around)
     });
@@ -175,7 +195,8 @@ fn mark_nullable_optionals_in(
         .iter()
         .filter(|(name, schema)| {
             !required.contains(name)
-                && !required_around.contains(name)
+                && !named_around.contains(name)
+                && !never_null.contains(name.as_str())
                 && may_be_null(schema, nullable)
         })
         .map(|(name, _)| name.clone())
@@ -198,6 +219,76 @@ fn mark_nullable_optionals_in(
             .map(|name| Value::String(format!("{name}{NULLABLE_OPTIONAL}"))),
     );
     object.insert("required".into(), Value::Array(required));
+    // typify merges the branches with this schema: the same member must have the same name in
+    // them, or the merged type declares it twice (`b` and `b\u{1}`), and no value fits it.
+    for_each_child_mut_under(object, &in_place, &mut |branch| {
+        mark_in_branches(branch, &marked)
+    });
+}
+
+/// Adds to `names` the members `schema` and its own `allOf` branches declare with a schema
+/// that does not allow `null`.
+fn declared_never_null(
+    schema: &mut Value,
+    nullable: &dyn Fn(&str) -> bool,
+    names: &mut BTreeSet<String>,
+) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    // What says nothing of `null` (`{}`, `true`, only bounds) allows it.
+    let never_null = |member: &Value| match member {
+        Value::Bool(accepts) => !accepts,
+        Value::Object(o) => {
+            ["$ref", "type", "enum", "const", "anyOf", "oneOf"]
+                .iter()
+                .any(|k| o.contains_key(*k))
+                && !may_be_null(member, nullable)
+        }
+        _ => false,
+    };
+    if let Some(Value::Object(properties)) = object.get("properties") {
+        names.extend(
+            properties
+                .iter()
+                .filter(|(_, member)| never_null(member))
+                .map(|(name, _)| name.clone()),
+        );
+    }
+    for_each_child_mut_under(object, &|k| k == "allOf", &mut |branch| {
+        declared_never_null(branch, nullable, names)
+    });
+}
+
+/// Renames the `marked` members in the `properties` and `required` of `schema` and of its own
+/// `allOf`/`anyOf`/`oneOf` branches, as [`mark_nullable_optionals`] renamed them around them.
+fn mark_in_branches(schema: &mut Value, marked: &[String]) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let mark = |name: &str| {
+        marked
+            .iter()
+            .any(|m| m == name)
+            .then(|| format!("{name}{NULLABLE_OPTIONAL}"))
+    };
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        *properties = std::mem::take(properties)
+            .into_iter()
+            .map(|(name, schema)| (mark(&name).unwrap_or(name), schema))
+            .collect();
+    }
+    if let Some(Value::Array(required)) = object.get_mut("required") {
+        for name in required.iter_mut() {
+            if let Some(marked) = name.as_str().and_then(mark) {
+                *name = Value::String(marked);
+            }
+        }
+    }
+    let in_place = |keyword: &str| matches!(keyword, "allOf" | "anyOf" | "oneOf");
+    for_each_child_mut_under(object, &in_place, &mut |branch| {
+        mark_in_branches(branch, marked)
+    });
 }
 
 /// Renames, in every object `default` below `schema`, the members [`mark_nullable_optionals`]
