@@ -246,6 +246,17 @@ pub(crate) fn json_name(attrs: &[syn::Attribute], ident: &Ident) -> String {
     name
 }
 
+/// The paths a `#[derive(..)]` attribute lists, or `None` for any other attribute.
+pub(crate) fn derive_paths(
+    attr: &syn::Attribute,
+) -> Option<syn::punctuated::Punctuated<syn::Path, syn::Token![,]>> {
+    if !attr.path().is_ident("derive") {
+        return None;
+    }
+    attr.parse_args_with(syn::punctuated::Punctuated::parse_terminated)
+        .ok()
+}
+
 /// Whether a `#[serde(...)]` attribute names `flag` (with or without a value).
 pub(crate) fn serde_flag(attrs: &[syn::Attribute], flag: &str) -> bool {
     let mut found = false;

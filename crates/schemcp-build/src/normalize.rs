@@ -246,17 +246,10 @@ pub(crate) fn declare_required_members(schema: &mut Value) {
         return;
     };
     for_each_child_mut(object, &mut declare_required_members);
-    let Some(Value::Array(names)) = object.get("required") else {
-        return;
-    };
-    let properties = object.get("properties").and_then(Value::as_object);
-    let missing: BTreeSet<String> = names
-        .iter()
-        .filter_map(Value::as_str)
-        .filter(|name| properties.is_none_or(|p| !p.contains_key(*name)))
-        .map(str::to_string)
-        .collect();
-    declare_required(object, &BTreeSet::new(), &missing);
+    let names = required_names(Some(&*schema));
+    if let Value::Object(object) = schema {
+        declare_members(object, &names);
+    }
 }
 
 /// Writes `true` as the `{}` it equals where typify reads the two differently, in the schema
@@ -531,7 +524,18 @@ pub(crate) fn drop_narrowing(schema: &mut Value) {
             object.shift_remove(keyword);
         }
     }
-    declare_required(object, &always, &sometimes);
+    // Those every value has join `required`, and `declare_required_members` declares them with
+    // every other required member; the others are declared here.
+    declare_members(object, &sometimes);
+    if !always.is_empty()
+        && let Value::Array(required) = object.entry("required").or_insert_with(|| json!([]))
+    {
+        for name in &always {
+            if !required.iter().any(|r| r == name.as_str()) {
+                required.push(Value::String(name.clone()));
+            }
+        }
+    }
     for_each_child_mut(object, &mut drop_narrowing);
 }
 
@@ -547,26 +551,18 @@ fn required_names(schema: Option<&Value>) -> Vec<String> {
     }
 }
 
-/// Declares each name of `always` and `sometimes` that `object` does not declare as a member
-/// of any value, and requires those of `always`.
-fn declare_required(
+/// Declares each of `names` that `object` does not declare as a member of any value (`{}`).
+fn declare_members<'a>(
     object: &mut serde_json::Map<String, Value>,
-    always: &BTreeSet<String>,
-    sometimes: &BTreeSet<String>,
+    names: impl IntoIterator<Item = &'a String>,
 ) {
-    if always.is_empty() && sometimes.is_empty() {
+    let mut names = names.into_iter().peekable();
+    if names.peek().is_none() {
         return;
     }
     if let Value::Object(properties) = object.entry("properties").or_insert_with(|| json!({})) {
-        for name in always.iter().chain(sometimes) {
+        for name in names {
             properties.entry(name.clone()).or_insert_with(|| json!({}));
-        }
-    }
-    if let Value::Array(required) = object.entry("required").or_insert_with(|| json!([])) {
-        for name in always {
-            if !required.iter().any(|r| r == name.as_str()) {
-                required.push(Value::String(name.clone()));
-            }
         }
     }
 }
@@ -942,11 +938,11 @@ pub(crate) fn settle_object_unions(
     let tagged = all.is_some_and(|all| tagged(&all));
     // What a `oneOf` branch requires (nothing known through a `$ref`): a member a sibling
     // requires cannot make that sibling match once dropped, so it need not be kept.
-    let required: Vec<BTreeSet<&str>> = branches
+    let required: Vec<BTreeSet<String>> = branches
         .iter()
-        .map(|b| match b.get("required") {
-            Some(Value::Array(names)) if one_of => names.iter().filter_map(Value::as_str).collect(),
-            _ => BTreeSet::new(),
+        .map(|b| match one_of {
+            true => required_names(Some(b)).into_iter().collect(),
+            false => BTreeSet::new(),
         })
         .collect();
     let keep: Vec<bool> = beside_closed(branches)
@@ -957,8 +953,7 @@ pub(crate) fn settle_object_unions(
             let lacks = |(j, set): (usize, &Option<BTreeSet<String>>)| {
                 j != i
                     && set.as_ref().zip(own.as_ref()).is_some_and(|(s, o)| {
-                        s.iter()
-                            .any(|m| !o.contains(m) && !required[j].contains(m.as_str()))
+                        s.iter().any(|m| !o.contains(m) && !required[j].contains(m))
                     })
             };
             beside || !tagged && open_inline_object(branch) && sets.iter().enumerate().any(lacks)

@@ -159,9 +159,14 @@ fn mark_nullable_optionals_in(
         return;
     };
     let mut never_null = BTreeSet::new();
-    for_each_child_mut_under(object, &|k| k == "allOf", &mut |branch| {
-        declared_never_null(branch, nullable, &mut never_null)
-    });
+    for branch in object
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        declared_never_null(branch, nullable, &mut never_null);
+    }
     let required: Vec<String> = match object.get("required") {
         Some(Value::Array(list)) => list
             .iter()
@@ -170,7 +175,6 @@ fn mark_nullable_optionals_in(
         None => Vec::new(),
         Some(_) => return,
     };
-    let in_place = |keyword: &str| matches!(keyword, "allOf" | "anyOf" | "oneOf");
     let declared = object
         .get("properties")
         .and_then(Value::as_object)
@@ -182,10 +186,10 @@ fn mark_nullable_optionals_in(
         .chain(required.iter().cloned())
         .chain(declared)
         .collect();
-    for_each_child_mut_under(object, &in_place, &mut |child| {
+    for_each_child_mut_under(object, &merged, &mut |child| {
         mark_nullable_optionals_in(child, nullable, &around)
     });
-    for_each_child_mut_under(object, &|k| !in_place(k), &mut |child| {
+    for_each_child_mut_under(object, &|k| !merged(k), &mut |child| {
         mark_nullable_optionals_in(child, nullable, &[])
     });
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
@@ -221,15 +225,20 @@ fn mark_nullable_optionals_in(
     object.insert("required".into(), Value::Array(required));
     // typify merges the branches with this schema: the same member must have the same name in
     // them, or the merged type declares it twice (`b` and `b\u{1}`), and no value fits it.
-    for_each_child_mut_under(object, &in_place, &mut |branch| {
+    for_each_child_mut_under(object, &merged, &mut |branch| {
         mark_in_branches(branch, &marked)
     });
+}
+
+/// The keywords whose branches typify merges with the schema that holds them.
+fn merged(keyword: &str) -> bool {
+    matches!(keyword, "allOf" | "anyOf" | "oneOf")
 }
 
 /// Adds to `names` the members `schema` and its own `allOf` branches declare with a schema
 /// that does not allow `null`.
 fn declared_never_null(
-    schema: &mut Value,
+    schema: &Value,
     nullable: &dyn Fn(&str) -> bool,
     names: &mut BTreeSet<String>,
 ) {
@@ -255,9 +264,14 @@ fn declared_never_null(
                 .map(|(name, _)| name.clone()),
         );
     }
-    for_each_child_mut_under(object, &|k| k == "allOf", &mut |branch| {
-        declared_never_null(branch, nullable, names)
-    });
+    for branch in object
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        declared_never_null(branch, nullable, names);
+    }
 }
 
 /// Renames the `marked` members in the `properties` and `required` of `schema` and of its own
@@ -285,8 +299,7 @@ fn mark_in_branches(schema: &mut Value, marked: &[String]) {
             }
         }
     }
-    let in_place = |keyword: &str| matches!(keyword, "allOf" | "anyOf" | "oneOf");
-    for_each_child_mut_under(object, &in_place, &mut |branch| {
+    for_each_child_mut_under(object, &merged, &mut |branch| {
         mark_in_branches(branch, marked)
     });
 }

@@ -6,7 +6,8 @@
 //! `Dog` (`{"name": "rex", "barks": 3}`) was read as a `Cat` named `rex`, and `barks`, which
 //! the schema declares, was dropped. [`best_fit_unions`] gives such enums a `Deserialize` that
 //! tries the variants in order of how many of the value's members each declares
-//! (`schemcp_runtime::unions::best_fit`); serialization stays serde's derive.
+//! (`schemcp_runtime::unions::best_fit`), reading no struct from an array
+//! (`schemcp_runtime::unions::Strict`); serialization stays serde's derive.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -15,11 +16,10 @@ use quote::{format_ident, quote};
 use syn::punctuated::Punctuated;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
-use crate::fields::{json_name, serde_flag};
+use crate::fields::{derive_paths, json_name, serde_flag};
 
-/// Gives every untagged enum of `file` in which two variants declare different sets of object
-/// members, one of them allowing others, a `Deserialize` by best fit in place of the derived
-/// one, placed right after the enum. Works on typify's output before its paths are pointed at
+/// Gives every untagged enum of `file` that holds a struct a `Deserialize` by best fit in
+/// place of the derived one, placed right after the enum. Works on typify's output before its paths are pointed at
 /// the runtime's re-exports.
 pub(crate) fn best_fit_unions(file: &mut syn::File) {
     let structs = struct_members(file);
@@ -34,17 +34,15 @@ pub(crate) fn best_fit_unions(file: &mut syn::File) {
     }
 }
 
-/// The members an object declares, and whether it refuses others (`deny_unknown_fields`
-/// without a flattened map).
-#[derive(Clone, Default)]
-struct Declared {
-    members: BTreeSet<String>,
-    closed: bool,
-}
+/// The JSON names of the members an object declares.
+type Declared = BTreeSet<String>;
 
 /// The `Deserialize` by best fit for `union`, with serde's derive dropped from it, if it needs
-/// one: first fit already picks right where the variants declare the same members, or every
-/// variant that declares any refuses the others', and no variant holds a struct.
+/// one: where a variant holds a struct. serde's derive reads the first variant that fits,
+/// which for objects that allow other members is not the one that declares them, and it
+/// reads a struct from an array too (its members in order), so a variant holding an object
+/// member read `{"v": [1]}` meant for a sibling whose `v` is an array as `{"v": {"x": 1}}`.
+/// Unions of scalars, arrays of scalars and the like keep serde's derive.
 fn best_fit(union: &mut syn::ItemEnum, structs: &BTreeMap<String, Declared>) -> Option<Item> {
     if !union.generics.params.is_empty() || !serde_flag(&union.attrs, "untagged") {
         return None;
@@ -53,30 +51,19 @@ fn best_fit(union: &mut syn::ItemEnum, structs: &BTreeMap<String, Declared>) -> 
     if union.variants.iter().any(|v| has_serde(&v.attrs)) {
         return None;
     }
-    let deny_unknown = serde_flag(&union.attrs, "deny_unknown_fields");
-    let declared: Vec<Declared> = union
-        .variants
-        .iter()
-        .map(|variant| variant_members(&variant.fields, deny_unknown, structs))
-        .collect();
-    let objects: Vec<&Declared> = declared.iter().filter(|d| !d.members.is_empty()).collect();
-    let distinct: BTreeSet<&BTreeSet<String>> = objects.iter().map(|d| &d.members).collect();
-    // serde refuses every member of a struct variant with a flattened map under the enum's
-    // `deny_unknown_fields`, which typify sets when any variant is closed.
-    let open_under_deny = deny_unknown && union.variants.iter().any(|v| has_flatten(&v.fields));
-    // serde's derive also reads a struct from an array (its members in order), so a variant
-    // holding an object member read `{"v": [1]}` meant for a sibling whose `v` is an array as
-    // `{"v": {"x": 1}}`; the best-fit reader reads no struct from an array.
     let holds_a_struct = union
         .variants
         .iter()
         .any(|v| matches!(v.fields, Fields::Named(_)) || mentions_struct(&v.fields, structs));
-    if (distinct.len() < 2 || objects.iter().all(|d| d.closed))
-        && !open_under_deny
-        && !holds_a_struct
-    {
+    if !holds_a_struct {
         return None;
     }
+    let deny_unknown = serde_flag(&union.attrs, "deny_unknown_fields");
+    let declared: Vec<Declared> = union
+        .variants
+        .iter()
+        .map(|variant| variant_members(&variant.fields, structs))
+        .collect();
     if !drop_derive(&mut union.attrs, "Deserialize") {
         return None;
     }
@@ -95,13 +82,11 @@ fn struct_members(file: &syn::File) -> BTreeMap<String, Declared> {
         })
         .collect();
     structs
-        .iter()
-        .map(|(name, item)| {
+        .keys()
+        .map(|name| {
             let mut members = BTreeSet::new();
             collect(name, &structs, &mut members, &mut BTreeSet::new());
-            let closed = serde_flag(&item.attrs, "deny_unknown_fields")
-                && !item.fields.iter().any(|f| serde_flag(&f.attrs, "flatten"));
-            (name.clone(), Declared { members, closed })
+            (name.clone(), members)
         })
         .collect()
 }
@@ -133,23 +118,15 @@ fn collect<'a>(
     }
 }
 
-/// What a variant declares: its own fields (closed under the enum's `deny_unknown_fields`),
-/// or what the struct it wraps declares.
-fn variant_members(
-    fields: &Fields,
-    deny_unknown: bool,
-    structs: &BTreeMap<String, Declared>,
-) -> Declared {
+/// What a variant declares: its own fields, or what the struct it wraps declares.
+fn variant_members(fields: &Fields, structs: &BTreeMap<String, Declared>) -> Declared {
     match fields {
-        Fields::Named(named) => Declared {
-            members: named
-                .named
-                .iter()
-                .filter(|f| !serde_flag(&f.attrs, "flatten"))
-                .map(|f| json_name(&f.attrs, f.ident.as_ref().expect("a named field")))
-                .collect(),
-            closed: deny_unknown && !has_flatten(fields),
-        },
+        Fields::Named(named) => named
+            .named
+            .iter()
+            .filter(|f| !serde_flag(&f.attrs, "flatten"))
+            .map(|f| json_name(&f.attrs, f.ident.as_ref().expect("a named field")))
+            .collect(),
         Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => named(&unnamed.unnamed[0].ty)
             .and_then(|name| structs.get(&name).cloned())
             .unwrap_or_default(),
@@ -214,10 +191,8 @@ fn has_serde(attrs: &[syn::Attribute]) -> bool {
 /// Removes `name` from the derive lists in `attrs`; whether it was there.
 fn drop_derive(attrs: &mut [syn::Attribute], name: &str) -> bool {
     let mut dropped = false;
-    for attr in attrs.iter_mut().filter(|a| a.path().is_ident("derive")) {
-        let Ok(paths) =
-            attr.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
-        else {
+    for attr in attrs.iter_mut() {
+        let Some(paths) = derive_paths(attr) else {
             continue;
         };
         let kept: Punctuated<syn::Path, syn::Token![,]> = paths
@@ -267,7 +242,7 @@ fn read_variant(
     declared: &Declared,
 ) -> (Option<TokenStream>, TokenStream) {
     let tag = &variant.ident;
-    let members = declared.members.iter();
+    let members = declared.iter();
     let entry = |read: TokenStream| {
         quote! {
             (&[#(#members),*], |value: ::schemcp_runtime::unions::Strict<'_>| #read)
