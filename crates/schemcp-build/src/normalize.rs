@@ -924,6 +924,7 @@ pub(crate) fn settle_object_unions(
     };
     for_each_child_mut(object, &mut |child| settle_object_unions(child, declared));
     let one_of = object.contains_key("oneOf");
+    let of_objects = object.get("type").is_some_and(|t| t == "object");
     let Some(Value::Array(branches)) = object.get_mut(if one_of { "oneOf" } else { "anyOf" })
     else {
         return;
@@ -945,7 +946,7 @@ pub(crate) fn settle_object_unions(
             false => BTreeSet::new(),
         })
         .collect();
-    let keep: Vec<bool> = beside_closed(branches)
+    let keep: Vec<bool> = beside_closed(branches, of_objects)
         .into_iter()
         .zip(branches.iter().zip(&sets))
         .enumerate()
@@ -956,7 +957,10 @@ pub(crate) fn settle_object_unions(
                         s.iter().any(|m| !o.contains(m) && !required[j].contains(m))
                     })
             };
-            beside || !tagged && open_inline_object(branch) && sets.iter().enumerate().any(lacks)
+            beside
+                || !tagged
+                    && open_inline_object(branch, of_objects)
+                    && sets.iter().enumerate().any(lacks)
         })
         .collect();
     if one_of {
@@ -971,28 +975,39 @@ pub(crate) fn settle_object_unions(
     object.insert("oneOf".into(), branches);
 }
 
-/// A branch that is an object schema of its own (not a `$ref`).
-fn inline_object(branch: &Value) -> bool {
-    branch.get("$ref").is_none()
-        && (branch.get("type").is_some_and(|t| t == "object") || branch.get("properties").is_some())
+/// A branch that is an object schema of its own (not a `$ref`). Beside `"type": "object"`
+/// (`of_objects`), a branch that names no kind is one too: typify merges the kind into it.
+fn inline_object(branch: &Value, of_objects: bool) -> bool {
+    let Value::Object(branch) = branch else {
+        return false;
+    };
+    let names_no_kind = || {
+        ["type", "enum", "const"]
+            .iter()
+            .all(|k| !branch.contains_key(*k))
+    };
+    !branch.contains_key("$ref")
+        && (branch.get("type").is_some_and(|t| t == "object")
+            || branch.contains_key("properties")
+            || of_objects && names_no_kind())
 }
 
 /// An inline object branch that allows members it does not declare.
-fn open_inline_object(branch: &Value) -> bool {
-    inline_object(branch)
+fn open_inline_object(branch: &Value, of_objects: bool) -> bool {
+    inline_object(branch, of_objects)
         && branch
             .get("additionalProperties")
             .is_none_or(|rest| *rest == json!(true))
 }
 
 /// Which of `branches` are open inline objects beside a closed inline one.
-fn beside_closed(branches: &[Value]) -> Vec<bool> {
-    let closed = branches
-        .iter()
-        .any(|b| inline_object(b) && b.get("additionalProperties") == Some(&json!(false)));
+fn beside_closed(branches: &[Value], of_objects: bool) -> Vec<bool> {
+    let closed = branches.iter().any(|b| {
+        inline_object(b, of_objects) && b.get("additionalProperties") == Some(&json!(false))
+    });
     branches
         .iter()
-        .map(|b| closed && open_inline_object(b))
+        .map(|b| closed && open_inline_object(b, of_objects))
         .collect()
 }
 

@@ -192,6 +192,19 @@ fn mark_nullable_optionals_in(
     for_each_child_mut_under(object, &|k| !merged(k), &mut |child| {
         mark_nullable_optionals_in(child, nullable, &[])
     });
+    // A member this schema leaves open (`{}`, which typify types `Value` and keeps `null` in)
+    // takes a branch's type where typify merges them: `Option<String>` for `["string",
+    // "null"]`, where `null` reads as absent. So it is marked when a branch declares it as
+    // possibly `null`.
+    let nullable_in_branches: BTreeSet<String> = ["allOf", "anyOf", "oneOf"]
+        .iter()
+        .filter_map(|keyword| object.get(*keyword).and_then(Value::as_array))
+        .flatten()
+        .filter_map(|branch| branch.get("properties").and_then(Value::as_object))
+        .flatten()
+        .filter(|(_, member)| may_be_null(member, nullable))
+        .map(|(name, _)| name.clone())
+        .collect();
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
         return;
     };
@@ -201,7 +214,8 @@ fn mark_nullable_optionals_in(
             !required.contains(name)
                 && !named_around.contains(name)
                 && !never_null.contains(name.as_str())
-                && may_be_null(schema, nullable)
+                && (may_be_null(schema, nullable)
+                    || (!speaks_of_null(schema) && nullable_in_branches.contains(name.as_str())))
         })
         .map(|(name, _)| name.clone())
         .collect();
@@ -248,13 +262,7 @@ fn declared_never_null(
     // What says nothing of `null` (`{}`, `true`, only bounds) allows it.
     let never_null = |member: &Value| match member {
         Value::Bool(accepts) => !accepts,
-        Value::Object(o) => {
-            ["$ref", "type", "enum", "const", "anyOf", "oneOf"]
-                .iter()
-                .any(|k| o.contains_key(*k))
-                && !may_be_null(member, nullable)
-        }
-        _ => false,
+        _ => speaks_of_null(member) && !may_be_null(member, nullable),
     };
     if let Some(Value::Object(properties)) = object.get("properties") {
         names.extend(
@@ -271,6 +279,18 @@ fn declared_never_null(
         .flatten()
     {
         declared_never_null(branch, nullable, names);
+    }
+}
+
+/// Whether `member` says whether it allows `null`: a `false` schema, or one with a keyword that
+/// names the kinds or values it allows. `{}`, `true` and bounds alone say nothing (and allow it).
+fn speaks_of_null(member: &Value) -> bool {
+    match member {
+        Value::Bool(accepts) => !accepts,
+        Value::Object(o) => ["$ref", "type", "enum", "const", "anyOf", "oneOf"]
+            .iter()
+            .any(|k| o.contains_key(*k)),
+        _ => false,
     }
 }
 

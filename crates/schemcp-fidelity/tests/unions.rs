@@ -7,11 +7,11 @@
 //! compiles, every invalid instance rejected), and floors elsewhere:
 //! - an object without `additionalProperties` drops the members it does not declare
 //!   (documented);
-//! - some valid instances of deeply mixed unions are still refused by the type (23, an error
+//! - some valid instances of deeply mixed unions are still refused by the type (20, an error
 //!   result);
-//! - 7, in a `oneOf` mixing closed and open branches with members that may be `null`, come back
-//!   with a member dropped, so they no longer match exactly one branch (a known limit, in the
-//!   README).
+//! - 1, in an `anyOf` beside a `oneOf` whose branches typify merges into one another, comes
+//!   back with a `null` member dropped, so it no longer matches exactly one branch (a known
+//!   limit, in the README).
 //!
 //! A lower count is a regression; a higher one should raise the floor.
 
@@ -20,8 +20,8 @@ use std::path::PathBuf;
 use schemcp_fidelity::{Generation, Side, exceptions, rows};
 
 /// Measured on this corpus (input and output alike).
-const ACCEPTED: usize = 2171;
-const FAITHFUL: usize = 1637;
+const ACCEPTED: usize = 2180;
+const FAITHFUL: usize = 1656;
 
 #[test]
 fn generator_fidelity_on_unions_of_objects() {

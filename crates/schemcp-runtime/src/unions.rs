@@ -6,18 +6,20 @@
 //! `Dog` sent as `{"name": "rex", "barks": 3}` was read as a `Cat` named `rex`, and `barks`
 //! was dropped. The generator gives such unions a `Deserialize` that calls [`best_fit`]
 //! instead: the variants are tried in order of how many of the value's members each
-//! declares, and declaration order among equals, as serde would.
+//! declares, and declaration order among equals, as serde would; the first that reads the
+//! value without changing it is taken.
 //!
 //! ```
 //! use schemcp_runtime::unions::best_fit;
-//! use serde::Deserialize;
+//! use serde::{Deserialize, Serialize};
 //! use serde_json::{Value, json};
 //!
-//! #[derive(Deserialize, Debug, PartialEq)]
-//! struct Cat { name: String, meows: Option<i64> }
-//! #[derive(Deserialize, Debug, PartialEq)]
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Cat { name: String, #[serde(skip_serializing_if = "Option::is_none")] meows: Option<i64> }
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
 //! struct Dog { name: String, barks: i64 }
-//! #[derive(Debug, PartialEq)]
+//! #[derive(Serialize, Debug, PartialEq)]
+//! #[serde(untagged)]
 //! enum Pet { Cat(Cat), Dog(Dog) }
 //!
 //! fn read(value: &Value) -> Result<Pet, serde_json::Error> {
@@ -34,6 +36,7 @@
 //! assert_eq!(tom, Pet::Cat(Cat { name: "tom".into(), meows: None }));
 //! ```
 
+use serde::Serialize;
 use serde::de::value::{BorrowedStrDeserializer, MapDeserializer, SeqDeserializer};
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, Error, IntoDeserializer, Unexpected,
@@ -49,9 +52,17 @@ pub type Variant<T> = (
     fn(Strict<'_>) -> Result<T, serde_json::Error>,
 );
 
-/// Reads `value` with the first of `variants` that accepts it, trying those that declare more
-/// of its members first (declaration order among equals, and for values that are not
-/// objects). `union` names the type in the error when no variant accepts the value.
+/// Reads `value` with the variant that keeps it, trying those that declare more of its members
+/// first (declaration order among equals, and for values that are not objects). A variant
+/// keeps the value when writing what it read gives the value back; the first that does is
+/// taken. When none does (a member no variant declares is dropped, a default is filled in),
+/// the first variant that accepts the value is. `union` names the type in the error when no
+/// variant accepts the value.
+///
+/// Keeping matters where a variant accepts a value it changes: serde reads an explicit `null`
+/// as an absent optional member, so a variant declaring `b` as an optional object read
+/// `{"b": null}` as `{}`, while the variant the schema gives that value keeps `b` in its map
+/// of other members.
 ///
 /// ```
 /// use schemcp_runtime::unions::best_fit;
@@ -63,7 +74,11 @@ pub type Variant<T> = (
 /// .unwrap_err();
 /// assert_eq!(error.to_string(), "data did not match any variant of untagged enum Count");
 /// ```
-pub fn best_fit<T, E: Error>(value: &Value, union: &str, variants: &[Variant<T>]) -> Result<T, E> {
+pub fn best_fit<T: Serialize, E: Error>(
+    value: &Value,
+    union: &str,
+    variants: &[Variant<T>],
+) -> Result<T, E> {
     let fit = |members: &[&str]| match value {
         Value::Object(object) => members.iter().filter(|m| object.contains_key(**m)).count(),
         _ => 0,
@@ -74,14 +89,48 @@ pub fn best_fit<T, E: Error>(value: &Value, union: &str, variants: &[Variant<T>]
         .collect();
     // Stable, so equals keep their declaration order.
     order.sort_by_key(|(fit, _)| std::cmp::Reverse(*fit));
-    order
-        .into_iter()
-        .find_map(|(_, (_, read))| read(Strict(value)).ok())
-        .ok_or_else(|| {
-            E::custom(format_args!(
-                "data did not match any variant of untagged enum {union}"
-            ))
-        })
+    let mut first_accepting = None;
+    for (_, (_, read)) in order {
+        let Ok(read) = read(Strict(value)) else {
+            continue;
+        };
+        if keeps(value, &read) {
+            return Ok(read);
+        }
+        first_accepting.get_or_insert(read);
+    }
+    first_accepting.ok_or_else(|| {
+        E::custom(format_args!(
+            "data did not match any variant of untagged enum {union}"
+        ))
+    })
+}
+
+/// Whether `read`, written back, is `value`, numbers compared by value as JSON Schema
+/// compares them (`2` and `2.0` are equal).
+fn keeps(value: &Value, read: &impl Serialize) -> bool {
+    serde_json::to_value(read).is_ok_and(|written| same(value, &written))
+}
+
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(a), Value::Number(b)) => match (a.as_i64(), b.as_i64()) {
+            (Some(a), Some(b)) => a == b,
+            _ => match (a.as_u64(), b.as_u64()) {
+                (Some(a), Some(b)) => a == b,
+                _ => a.as_f64() == b.as_f64(),
+            },
+        },
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(name, a)| b.get(name).is_some_and(|b| same(a, b)))
+        }
+        (a, b) => a == b,
+    }
 }
 
 /// A [`Value`] read as serde_json reads a `&Value`, except that a struct is never read from an
@@ -263,18 +312,19 @@ mod tests {
 
     use super::*;
 
-    #[derive(Deserialize, Debug, PartialEq)]
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
     struct Small {
         id: String,
     }
 
-    #[derive(Deserialize, Debug, PartialEq)]
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
     struct Wide {
         id: String,
         w: Option<f64>,
     }
 
-    #[derive(Debug, PartialEq)]
+    #[derive(Serialize, Debug, PartialEq)]
+    #[serde(untagged)]
     enum Shape {
         Small(Small),
         Wide(Wide),
@@ -319,6 +369,63 @@ mod tests {
         // `w` is declared by `Wide`, which cannot read a string there.
         let small = read(json!({"id": "a", "w": "wide"})).unwrap();
         assert_eq!(small, Shape::Small(Small { id: "a".into() }));
+    }
+
+    #[test]
+    fn a_variant_that_keeps_the_value_beats_a_better_fit_that_changes_it() {
+        // The schema's `oneOf`: `{b?: object}` closed, or any object. `{"b": null}` is only
+        // the second's, but serde reads the `null` as an absent `b` in the first.
+        #[derive(Serialize, Deserialize, Debug, PartialEq)]
+        #[serde(deny_unknown_fields)]
+        struct Closed {
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            b: Option<Small>,
+        }
+        #[derive(Serialize, Deserialize, Debug, PartialEq)]
+        struct Open {
+            #[serde(flatten)]
+            extra: serde_json::Map<String, Value>,
+        }
+        #[derive(Serialize, Debug, PartialEq)]
+        #[serde(untagged)]
+        enum Either {
+            Closed(Closed),
+            Open(Open),
+        }
+        let read = |value: Value| {
+            best_fit::<_, serde_json::Error>(
+                &value,
+                "Either",
+                &[
+                    (&["b"], |v| Closed::deserialize(v).map(Either::Closed)),
+                    (&[], |v| Open::deserialize(v).map(Either::Open)),
+                ],
+            )
+            .unwrap()
+        };
+        let kept = read(json!({"b": null}));
+        assert_eq!(serde_json::to_value(&kept).unwrap(), json!({"b": null}));
+        assert!(matches!(kept, Either::Open(_)), "{kept:?}");
+        // The better fit still reads what it keeps.
+        let closed = read(json!({"b": {"id": "x"}}));
+        assert!(matches!(closed, Either::Closed(_)), "{closed:?}");
+    }
+
+    #[test]
+    fn numbers_are_kept_when_equal_in_value() {
+        assert!(same(&json!({"w": [1, 2]}), &json!({"w": [1.0, 2]})));
+        assert!(same(&json!(u64::MAX), &json!(u64::MAX)));
+        assert!(!same(&json!(-1), &json!(u64::MAX)));
+        assert!(!same(&json!({"w": 1}), &json!({"w": 1.5})));
+        assert!(!same(&json!({"w": 1}), &json!({"w": 1, "x": null})));
+        assert!(!same(&json!([1]), &json!([1, 1])));
+    }
+
+    #[test]
+    fn when_no_variant_keeps_the_value_the_first_that_reads_it_does() {
+        // `x` is declared by no variant: both drop it, and the order decides as before.
+        let wide = read(json!({"id": "a", "w": 1, "x": 2})).unwrap();
+        assert!(matches!(wide, Shape::Wide(_)), "{wide:?}");
     }
 
     #[test]
@@ -373,31 +480,45 @@ mod tests {
 
     #[test]
     fn a_variant_whose_member_is_an_object_does_not_read_an_array_there() {
-        #[derive(Deserialize, Debug, PartialEq)]
+        // Both variants drop `z`, so neither keeps the value and the first that reads it is
+        // taken: serde's own reading would take `v: [1]` as the point `{x: 1}`.
+        #[derive(Serialize, Deserialize, Debug, PartialEq)]
         struct Point {
             x: Option<i64>,
         }
-        #[derive(Debug, PartialEq)]
+        #[derive(Serialize, Deserialize, Debug, PartialEq)]
+        struct At {
+            v: Point,
+        }
+        #[derive(Serialize, Deserialize, Debug, PartialEq)]
+        struct List {
+            v: Vec<i64>,
+        }
+        #[derive(Serialize, Debug, PartialEq)]
+        #[serde(untagged)]
         enum Pick {
-            Point(Option<Point>),
-            List(Option<Vec<i64>>),
+            At(At),
+            List(List),
         }
         let read = |value: Value| {
             best_fit::<Pick, serde_json::Error>(
                 &value,
                 "Pick",
                 &[
-                    (&["v"], |v| Option::<Point>::deserialize(v).map(Pick::Point)),
-                    (&["v"], |v| {
-                        Option::<Vec<i64>>::deserialize(v).map(Pick::List)
-                    }),
+                    (&["v"], |v| At::deserialize(v).map(Pick::At)),
+                    (&["v"], |v| List::deserialize(v).map(Pick::List)),
                 ],
             )
         };
-        assert_eq!(read(json!([1])).unwrap(), Pick::List(Some(vec![1])));
         assert_eq!(
-            read(json!({"x": 2})).unwrap(),
-            Pick::Point(Some(Point { x: Some(2) }))
+            read(json!({"v": [1], "z": 0})).unwrap(),
+            Pick::List(List { v: vec![1] })
+        );
+        assert_eq!(
+            read(json!({"v": {"x": 2}, "z": 0})).unwrap(),
+            Pick::At(At {
+                v: Point { x: Some(2) }
+            })
         );
     }
 

@@ -1717,6 +1717,229 @@ for KeepsNamesInputLink {
         Self::NotObject(value)
     }
 }
+///`KeepsNullMembersInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Default
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNullMembersInput {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub filter: ::std::option::Option<KeepsNullMembersInputFilter>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub label: ::std::option::Option<KeepsNullMembersInputLabel>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub patch: ::std::option::Option<KeepsNullMembersInputPatch>,
+}
+///`KeepsNullMembersInputFilter`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged, deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsNullMembersInputFilter {
+    Variant0 {
+        id: ::schemcp_runtime::__private::serde_json::Value,
+        scope: ::schemcp_runtime::__private::serde_json::Value,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+    Variant1 {
+        id: ::std::string::String,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        scope: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsNullMembersInputFilter {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            id: ::schemcp_runtime::__private::serde_json::Value,
+            scope: ::schemcp_runtime::__private::serde_json::Value,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant1 {
+            id: ::std::string::String,
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            scope: ::std::option::Option<::std::string::String>,
+            #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+            tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsNullMembersInputFilter",
+            &[
+                (
+                    &["id", "scope"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { id, scope, extra }| Self::Variant0 {
+                                id,
+                                scope,
+                                extra,
+                            })
+                    },
+                ),
+                (
+                    &["id", "scope", "tags"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { id, scope, tags }| Self::Variant1 {
+                                id,
+                                scope,
+                                tags,
+                            })
+                    },
+                ),
+            ],
+        )
+    }
+}
+///`KeepsNullMembersInputLabel`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNullMembersInputLabel {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub lang: ::std::option::Option<::std::string::String>,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub note: ::std::option::Option<::std::option::Option<::std::string::String>>,
+}
+///`KeepsNullMembersInputPatch`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged, deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsNullMembersInputPatch {
+    Comment {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        comment: ::std::option::Option<::std::string::String>,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+    Owner {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        owner: ::std::option::Option<KeepsNullMembersInputPatchOwnerOwner>,
+    },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsNullMembersInputPatch {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            comment: ::std::option::Option<::std::string::String>,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant1 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            owner: ::std::option::Option<KeepsNullMembersInputPatchOwnerOwner>,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsNullMembersInputPatch",
+            &[
+                (
+                    &["comment"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { comment, extra }| Self::Comment {
+                                comment,
+                                extra,
+                            })
+                    },
+                ),
+                (
+                    &["owner"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { owner }| Self::Owner { owner })
+                    },
+                ),
+            ],
+        )
+    }
+}
+///`KeepsNullMembersInputPatchOwnerOwner`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Default
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNullMembersInputPatchOwnerOwner {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub id: ::std::option::Option<i64>,
+}
 ///`KeepsNullableDefinitionsInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -2651,6 +2874,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// Explicit nulls in unions of objects. `label.note` is left open around a branch that types it as a string or null, where typify's merge read `null` as absent. `patch.owner: null` matches only the open branch, but the closed one, which declares `owner` as an object, read the `null` as absent and was tried first. `filter`'s first branch names no kind of its own, so it did not keep the `tags` that make the second branch fail.
+    fn keeps_null_members(
+        &self,
+        input: KeepsNullMembersInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// Definitions that may be `null`: each is a newtype around an `Option` of its non-null part, which is a definition of its own (`StationValue`, `LevelValue`).
     fn keeps_nullable_definitions(
         &self,
@@ -2826,6 +3060,13 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 11 => {
+                    let input: KeepsNullMembersInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_null_members(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                12 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -2833,14 +3074,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                12 => {
+                13 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                13 => {
+                14 => {
                     let input: KeepsRequiredMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -2848,28 +3089,28 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                14 => {
+                15 => {
                     let input: KeepsTimesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_times(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                15 => {
+                16 => {
                     let input: KeepsUnionShapesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_union_shapes(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                16 => {
+                17 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                17 => {
+                18 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3830,6 +4071,152 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_names` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"label\":{\"note\":null},\"patch\":{\"owner\":null},\"filter\":{\"id\":\"a1\",\"scope\":\"team\",\"tags\":\"urgent\"}}",
+                )
+                .unwrap();
+            let typed: KeepsNullMembersInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"note\":null}").unwrap();
+            let typed: KeepsNullMembersInputLabel = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/properties/label/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/properties/label/examples/0",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"note\":\"draft\",\"lang\":\"en\"}",
+                )
+                .unwrap();
+            let typed: KeepsNullMembersInputLabel = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/properties/label/examples/1",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/properties/label/examples/1",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"owner\":null}").unwrap();
+            let typed: KeepsNullMembersInputPatch = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/properties/patch/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/properties/patch/examples/0",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"comment\":\"ok\"}").unwrap();
+            let typed: KeepsNullMembersInputPatch = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/properties/patch/examples/1",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/properties/patch/examples/1",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"id\":\"a1\",\"scope\":\"team\",\"tags\":\"urgent\"}",
+                )
+                .unwrap();
+            let typed: KeepsNullMembersInputFilter = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/properties/filter/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/properties/filter/examples/0",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"id\":\"a1\",\"tags\":[\"x\"]}")
+                .unwrap();
+            let typed: KeepsNullMembersInputFilter = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/properties/filter/examples/1",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/properties/filter/examples/1",
+                example, back
             );
         }
         {
