@@ -145,7 +145,8 @@ pub(crate) const NULLABLE_OPTIONAL: char = '\u{1}';
 /// the schema around it requires or declares (that schema marks it, and renames it in its
 /// branches, where it marks it), and a schema does not mark a member one of its `allOf`
 /// branches declares as never `null` (merged, the member cannot be `null`; marked, it was
-/// required with a type no value has).
+/// required with a type no value has), nor one that closed branches leave out (a closed
+/// `allOf` branch, or every branch of an `anyOf` or `oneOf`), which is never there.
 pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str) -> bool) {
     mark_nullable_optionals_in(schema, nullable, &[]);
 }
@@ -175,11 +176,7 @@ fn mark_nullable_optionals_in(
         None => Vec::new(),
         Some(_) => return,
     };
-    let declared = object
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.keys().cloned());
+    let declared = declared_names(object);
     let around: Vec<String> = named_around
         .iter()
         .cloned()
@@ -205,6 +202,26 @@ fn mark_nullable_optionals_in(
         .filter(|(_, member)| may_be_null(member, nullable))
         .map(|(name, _)| name.clone())
         .collect();
+    // Marked, a member is required, and a closed branch that does not declare it has no values
+    // once typify merges it with this schema. Where a closed `allOf` branch or every branch of
+    // an `anyOf` or `oneOf` leaves it out, the member is never there: marked, the type had no
+    // values at all; unmarked, it loses nothing.
+    let never_there: BTreeSet<String> = declared_names(object)
+        .filter(|name| {
+            let branches = |keyword: &str| {
+                object
+                    .get(keyword)
+                    .and_then(Value::as_array)
+                    .map(Vec::as_slice)
+                    .unwrap_or_default()
+            };
+            branches("allOf").iter().any(|b| closed_without(b, name))
+                || ["anyOf", "oneOf"].iter().any(|keyword| {
+                    let branches = branches(keyword);
+                    !branches.is_empty() && branches.iter().all(|b| closed_without(b, name))
+                })
+        })
+        .collect();
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
         return;
     };
@@ -214,6 +231,7 @@ fn mark_nullable_optionals_in(
             !required.contains(name)
                 && !named_around.contains(name)
                 && !never_null.contains(name.as_str())
+                && !never_there.contains(name.as_str())
                 && (may_be_null(schema, nullable)
                     || (!speaks_of_null(schema) && nullable_in_branches.contains(name.as_str())))
         })
@@ -242,6 +260,18 @@ fn mark_nullable_optionals_in(
     for_each_child_mut_under(object, &merged, &mut |branch| {
         mark_in_branches(branch, &marked)
     });
+}
+
+/// Whether `branch` allows no member but those it declares, and not `name`.
+fn closed_without(branch: &Value, name: &str) -> bool {
+    let Value::Object(branch) = branch else {
+        return false;
+    };
+    !branch.contains_key("patternProperties")
+        && ["additionalProperties", "unevaluatedProperties"]
+            .iter()
+            .any(|k| branch.get(*k) == Some(&Value::Bool(false)))
+        && !declared_names(branch).any(|declared| declared == name)
 }
 
 /// The keywords whose branches typify merges with the schema that holds them.
@@ -280,6 +310,15 @@ fn declared_never_null(
     {
         declared_never_null(branch, nullable, names);
     }
+}
+
+/// The names `object` declares in `properties`.
+fn declared_names(object: &serde_json::Map<String, Value>) -> impl Iterator<Item = String> + '_ {
+    object
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.keys().cloned())
 }
 
 /// Whether `member` says whether it allows `null`: a `false` schema, or one with a keyword that

@@ -1734,6 +1734,8 @@ pub struct KeepsNullMembersInput {
     pub label: ::std::option::Option<KeepsNullMembersInputLabel>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub patch: ::std::option::Option<KeepsNullMembersInputPatch>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub size: ::std::option::Option<KeepsNullMembersInputSize>,
 }
 ///`KeepsNullMembersInputFilter`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
@@ -1939,6 +1941,78 @@ for KeepsNullMembersInputPatch {
 pub struct KeepsNullMembersInputPatchOwnerOwner {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub id: ::std::option::Option<i64>,
+}
+///`KeepsNullMembersInputSize`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged, deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsNullMembersInputSize {
+    Variant0 {
+        #[serde(
+            default,
+            deserialize_with = "::schemcp_runtime::__private::present",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        width: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+    },
+    Variant1 {},
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsNullMembersInputSize {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant0 {
+            #[serde(
+                default,
+                deserialize_with = "::schemcp_runtime::__private::present",
+                skip_serializing_if = "::std::option::Option::is_none"
+            )]
+            width: ::std::option::Option<
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant1 {}
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsNullMembersInputSize",
+            &[
+                (
+                    &["width"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { width }| Self::Variant0 { width })
+                    },
+                ),
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 {}| Self::Variant1 {})
+                    },
+                ),
+            ],
+        )
+    }
 }
 ///`KeepsNullableDefinitionsInput`
 #[derive(
@@ -2874,7 +2948,7 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
-    /// Explicit nulls in unions of objects. `label.note` is left open around a branch that types it as a string or null, where typify's merge read `null` as absent. `patch.owner: null` matches only the open branch, but the closed one, which declares `owner` as an object, read the `null` as absent and was tried first. `filter`'s first branch names no kind of its own, so it did not keep the `tags` that make the second branch fail.
+    /// Explicit nulls in unions of objects. `label.note` is left open around a branch that types it as a string or null, where typify's merge read `null` as absent. `patch.owner: null` matches only the open branch, but the closed one, which declares `owner` as an object, read the `null` as absent and was tried first. `filter`'s first branch names no kind of its own, so it did not keep the `tags` that make the second branch fail. `size` declares `note` as a string or null, but every branch of its `oneOf` is closed without it: marked as a member that may be null (and so required for typify), it left both variants, and the type, without values.
     fn keeps_null_members(
         &self,
         input: KeepsNullMembersInput,
@@ -4075,7 +4149,7 @@ pub(crate) mod schemcp_examples {
         }
         {
             let example: Value = serde_json::from_str(
-                    "{\"label\":{\"note\":null},\"patch\":{\"owner\":null},\"filter\":{\"id\":\"a1\",\"scope\":\"team\",\"tags\":\"urgent\"}}",
+                    "{\"label\":{\"note\":null},\"patch\":{\"owner\":null},\"filter\":{\"id\":\"a1\",\"scope\":\"team\",\"tags\":\"urgent\"},\"size\":{\"width\":3}}",
                 )
                 .unwrap();
             let typed: KeepsNullMembersInput = serde_json::from_value(example.clone())
@@ -4216,6 +4290,46 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_null_members` /inputSchema/properties/filter/examples/1",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"width\":3}").unwrap();
+            let typed: KeepsNullMembersInputSize = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/properties/size/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/properties/size/examples/0",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"width\":null}").unwrap();
+            let typed: KeepsNullMembersInputSize = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/properties/size/examples/1",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/properties/size/examples/1",
                 example, back
             );
         }
