@@ -146,7 +146,8 @@ pub(crate) const NULLABLE_OPTIONAL: char = '\u{1}';
 /// branches, where it marks it), and a schema does not mark a member one of its `allOf`
 /// branches declares as never `null` (merged, the member cannot be `null`; marked, it was
 /// required with a type no value has), nor one that closed branches leave out (a closed
-/// `allOf` branch, or every branch of an `anyOf` or `oneOf`), which is never there.
+/// `allOf` branch, or every branch of an `anyOf` or `oneOf`, at any depth), which is never
+/// there.
 pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str) -> bool) {
     mark_nullable_optionals_in(schema, nullable, &[]);
 }
@@ -203,24 +204,11 @@ fn mark_nullable_optionals_in(
         .map(|(name, _)| name.clone())
         .collect();
     // Marked, a member is required, and a closed branch that does not declare it has no values
-    // once typify merges it with this schema. Where a closed `allOf` branch or every branch of
-    // an `anyOf` or `oneOf` leaves it out, the member is never there: marked, the type had no
-    // values at all; unmarked, it loses nothing.
+    // once typify merges it with this schema. Where the branches leave it out (see
+    // `leaves_out`), the member is never there: marked, the type had no values at all;
+    // unmarked, it loses nothing.
     let never_there: BTreeSet<String> = declared_names(object)
-        .filter(|name| {
-            let branches = |keyword: &str| {
-                object
-                    .get(keyword)
-                    .and_then(Value::as_array)
-                    .map(Vec::as_slice)
-                    .unwrap_or_default()
-            };
-            branches("allOf").iter().any(|b| closed_without(b, name))
-                || ["anyOf", "oneOf"].iter().any(|keyword| {
-                    let branches = branches(keyword);
-                    !branches.is_empty() && branches.iter().all(|b| closed_without(b, name))
-                })
-        })
+        .filter(|name| leaves_out(object, name))
         .collect();
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
         return;
@@ -262,16 +250,28 @@ fn mark_nullable_optionals_in(
     });
 }
 
-/// Whether `branch` allows no member but those it declares, and not `name`.
-fn closed_without(branch: &Value, name: &str) -> bool {
-    let Value::Object(branch) = branch else {
-        return false;
+/// Whether no value of `schema` has the member `name`: `schema` is closed without declaring
+/// it, or its branches leave it out (an `allOf` branch, or every branch of an `anyOf` or
+/// `oneOf`), at any depth.
+fn leaves_out(schema: &serde_json::Map<String, Value>, name: &str) -> bool {
+    let branches = |keyword: &str| {
+        schema
+            .get(keyword)
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
     };
-    !branch.contains_key("patternProperties")
+    let leave_out = |branch: &Value| branch.as_object().is_some_and(|b| leaves_out(b, name));
+    let closed = !schema.contains_key("patternProperties")
         && ["additionalProperties", "unevaluatedProperties"]
             .iter()
-            .any(|k| branch.get(*k) == Some(&Value::Bool(false)))
-        && !declared_names(branch).any(|declared| declared == name)
+            .any(|k| schema.get(*k) == Some(&Value::Bool(false)));
+    closed && !declared_names(schema).any(|declared| declared == name)
+        || branches("allOf").iter().any(leave_out)
+        || ["anyOf", "oneOf"].iter().any(|keyword| {
+            let branches = branches(keyword);
+            !branches.is_empty() && branches.iter().all(leave_out)
+        })
 }
 
 /// The keywords whose branches typify merges with the schema that holds them.

@@ -7,7 +7,7 @@
 //! compiles, every invalid instance rejected), and floors elsewhere:
 //! - an object without `additionalProperties` drops the members it does not declare
 //!   (documented);
-//! - some valid instances of deeply mixed unions are still refused by the type (14, an error
+//! - some valid instances of deeply mixed unions are still refused by the type (13, an error
 //!   result);
 //! - 1, in an `anyOf` beside a `oneOf` whose branches typify merges into one another, comes
 //!   back with a `null` member dropped, so it no longer matches exactly one branch (a known
@@ -20,8 +20,8 @@ use std::path::PathBuf;
 use schemcp_fidelity::{Generation, Side, exceptions, rows};
 
 /// Measured on this corpus (input and output alike).
-const ACCEPTED: usize = 2186;
-const FAITHFUL: usize = 1662;
+const ACCEPTED: usize = 2187;
+const FAITHFUL: usize = 1663;
 
 #[test]
 fn generator_fidelity_on_unions_of_objects() {

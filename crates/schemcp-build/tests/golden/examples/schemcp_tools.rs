@@ -1729,6 +1729,8 @@ for KeepsNamesInputLink {
 #[allow(dead_code, clippy::all)]
 pub struct KeepsNullMembersInput {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub extent: ::std::option::Option<KeepsNullMembersInputExtent>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub filter: ::std::option::Option<KeepsNullMembersInputFilter>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub label: ::std::option::Option<KeepsNullMembersInputLabel>,
@@ -1736,6 +1738,70 @@ pub struct KeepsNullMembersInput {
     pub patch: ::std::option::Option<KeepsNullMembersInputPatch>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub size: ::std::option::Option<KeepsNullMembersInputSize>,
+}
+///`KeepsNullMembersInputExtent`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged, deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsNullMembersInputExtent {
+    Variant0 {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        width: ::std::option::Option<i64>,
+    },
+    Variant1 { width: ::schemcp_runtime::__private::serde_json::Value },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsNullMembersInputExtent {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant0 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            width: ::std::option::Option<i64>,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant1 {
+            width: ::schemcp_runtime::__private::serde_json::Value,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsNullMembersInputExtent",
+            &[
+                (
+                    &["width"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { width }| Self::Variant0 { width })
+                    },
+                ),
+                (
+                    &["width"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { width }| Self::Variant1 { width })
+                    },
+                ),
+            ],
+        )
+    }
 }
 ///`KeepsNullMembersInputFilter`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
@@ -2948,7 +3014,7 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
-    /// Explicit nulls in unions of objects. `label.note` is left open around a branch that types it as a string or null, where typify's merge read `null` as absent. `patch.owner: null` matches only the open branch, but the closed one, which declares `owner` as an object, read the `null` as absent and was tried first. `filter`'s first branch names no kind of its own, so it did not keep the `tags` that make the second branch fail. `size` declares `note` as a string or null, but every branch of its `oneOf` is closed without it: marked as a member that may be null (and so required for typify), it left both variants, and the type, without values.
+    /// Explicit nulls in unions of objects. `label.note` is left open around a branch that types it as a string or null, where typify's merge read `null` as absent. `patch.owner: null` matches only the open branch, but the closed one, which declares `owner` as an object, read the `null` as absent and was tried first. `filter`'s first branch names no kind of its own, so it did not keep the `tags` that make the second branch fail. `size` declares `note` as a string or null, but every branch of its `oneOf` is closed without it: marked as a member that may be null (and so required for typify), it left both variants, and the type, without values. `extent` is the same with an `anyOf` beside the `oneOf`, which puts the closed branch one level down.
     fn keeps_null_members(
         &self,
         input: KeepsNullMembersInput,
@@ -4330,6 +4396,46 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_null_members` /inputSchema/properties/size/examples/1",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"width\":3}").unwrap();
+            let typed: KeepsNullMembersInputExtent = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/properties/extent/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/properties/extent/examples/0",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{}").unwrap();
+            let typed: KeepsNullMembersInputExtent = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_null_members` /inputSchema/properties/extent/examples/1",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_null_members` /inputSchema/properties/extent/examples/1",
                 example, back
             );
         }
