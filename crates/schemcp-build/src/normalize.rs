@@ -929,8 +929,11 @@ pub(crate) fn settle_object_unions(
     else {
         return;
     };
-    let members: Vec<Option<serde_json::Map<String, Value>>> =
-        branches.iter().map(declared).collect();
+    // An inline object branch without `properties` declares no member (`{"required": [..]}`).
+    let members: Vec<Option<serde_json::Map<String, Value>>> = branches
+        .iter()
+        .map(|b| declared(b).or_else(|| inline_object(b, of_objects).then(Default::default)))
+        .collect();
     let sets: Vec<Option<BTreeSet<String>>> = members
         .iter()
         .map(|m| m.as_ref().map(|m| m.keys().cloned().collect()))

@@ -1441,6 +1441,98 @@ for KeepsAnyOfMembersOutputObjectZipZip {
             })
     }
 }
+///`KeepsBranchMembersInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Default
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsBranchMembersInput {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub target: ::std::option::Option<KeepsBranchMembersInputTarget>,
+}
+///`KeepsBranchMembersInputTarget`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsBranchMembersInputTarget {
+    Variant0 {
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        id: ::std::option::Option<i64>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        label: ::std::option::Option<::std::string::String>,
+    },
+    Variant1 {
+        id: ::schemcp_runtime::__private::serde_json::Value,
+        #[serde(flatten)]
+        extra: ::schemcp_runtime::__private::serde_json::Map<
+            ::std::string::String,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsBranchMembersInputTarget {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant0 {
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            id: ::std::option::Option<i64>,
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            label: ::std::option::Option<::std::string::String>,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant1 {
+            id: ::schemcp_runtime::__private::serde_json::Value,
+            #[serde(flatten)]
+            extra: ::schemcp_runtime::__private::serde_json::Map<
+                ::std::string::String,
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsBranchMembersInputTarget",
+            &[
+                (
+                    &["id", "label"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { id, label }| Self::Variant0 { id, label })
+                    },
+                ),
+                (
+                    &["id"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { id, extra }| Self::Variant1 { id, extra })
+                    },
+                ),
+            ],
+        )
+    }
+}
 ///`KeepsMembersInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -2992,6 +3084,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// A `oneOf` branch with no `properties` of its own (`{"required": ["id"]}`) beside one that declares `label`. `{"id": "abc", "label": "x"}` matches the first only (its `id` is not an integer); its variant dropped `label`, a member the schema declares.
+    fn keeps_branch_members(
+        &self,
+        input: KeepsBranchMembersInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// Optional members that are empty, null or absent, and members that match a pattern, come back as they were sent.
     fn keeps_members(
         &self,
@@ -3186,27 +3289,34 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::schemcp_runtime::Returned::structured(&output)
                 }
                 9 => {
+                    let input: KeepsBranchMembersInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_branch_members(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                10 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                10 => {
+                11 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                11 => {
+                12 => {
                     let input: KeepsNullMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_null_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                12 => {
+                13 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3214,14 +3324,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                13 => {
+                14 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                14 => {
+                15 => {
                     let input: KeepsRequiredMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3229,28 +3339,28 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                15 => {
+                16 => {
                     let input: KeepsTimesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_times(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                16 => {
+                17 => {
                     let input: KeepsUnionShapesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_union_shapes(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                17 => {
+                18 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                18 => {
+                19 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -4100,6 +4210,66 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_any_of_members` /outputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"target\":{\"id\":\"abc\",\"label\":\"x\"}}",
+                )
+                .unwrap();
+            let typed: KeepsBranchMembersInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_branch_members` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_branch_members` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"id\":\"abc\",\"label\":\"x\"}")
+                .unwrap();
+            let typed: KeepsBranchMembersInputTarget = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_branch_members` /inputSchema/properties/target/examples/0",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_branch_members` /inputSchema/properties/target/examples/0",
+                example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"label\":\"x\"}").unwrap();
+            let typed: KeepsBranchMembersInputTarget = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_branch_members` /inputSchema/properties/target/examples/1",
+                        e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_branch_members` /inputSchema/properties/target/examples/1",
+                example, back
             );
         }
         {
