@@ -11,7 +11,9 @@
 //!   which walks the schema in document order and then each copy in the order it was added.
 //!
 //! One origin (file + pointer) is copied once per schema, so recursive and shared
-//! definitions stay one definition.
+//! definitions stay one definition. An origin inside another copied origin is not copied
+//! again: `common.json#/$defs/Address/properties/street`, beside a reference to
+//! `common.json#/$defs/Address`, becomes `#/$defs/Address/properties/street`.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::Path;
@@ -178,6 +180,7 @@ pub(crate) fn bundle(files: &Files, tool: usize, key: &str) -> (Value, Vec<(Stri
         );
         copies.push((name, copy, target));
     }
+    let copies = fold_nested_copies(&mut schema, copies);
     let mut origins = Vec::new();
     if let (Value::Object(map), false) = (&mut schema, copies.is_empty()) {
         let defs = map
@@ -199,6 +202,63 @@ pub(crate) fn bundle(files: &Files, tool: usize, key: &str) -> (Value, Vec<(Stri
         }
     }
     (schema, origins)
+}
+
+/// Drops the copies whose origin lies inside another copy's origin, pointing their references
+/// into that copy instead (`#/$defs/Address/properties/street`, not a `Street` of its own):
+/// one schema stays one definition, and so one generated type. Not below the other's `$defs`.
+fn fold_nested_copies(
+    schema: &mut Value,
+    copies: Vec<(String, Value, Target)>,
+) -> Vec<(String, Value, Target)> {
+    let local = |name: &str| format!("#/$defs/{}", fragment_escape(&escape_token(name)));
+    let mut moved: HashMap<String, String> = HashMap::new();
+    for (name, _, target) in &copies {
+        let outermost = copies
+            .iter()
+            .filter(|(_, _, outer)| {
+                outer.file == target.file
+                    && outer.pointer != target.pointer
+                    && within(&target.pointer, &outer.pointer)
+            })
+            .min_by_key(|(_, _, outer)| outer.pointer.len());
+        if let Some((outer, _, at)) = outermost {
+            let rest = &target.pointer[at.pointer.len()..];
+            // A definition of the outer schema's own is no part of its type (nothing is
+            // generated for it twice), and stays a definition of the bundle.
+            if rest
+                .split('/')
+                .any(|token| token == "$defs" || token == "definitions")
+            {
+                continue;
+            }
+            moved.insert(
+                local(name),
+                format!("{}{}", local(outer), fragment_escape(rest)),
+            );
+        }
+    }
+    if moved.is_empty() {
+        return copies;
+    }
+    let repoint = |value: &mut Value| {
+        for (at, keyword, reference) in schema::refs(value, "", Walk::All) {
+            if let (Some(to), Some(Value::Object(holder))) =
+                (moved.get(&reference), value.pointer_mut(&at))
+            {
+                holder.insert(keyword.into(), Value::String(to.clone()));
+            }
+        }
+    };
+    repoint(schema);
+    copies
+        .into_iter()
+        .filter(|(name, _, _)| !moved.contains_key(&local(name)))
+        .map(|(name, mut copy, target)| {
+            repoint(&mut copy);
+            (name, copy, target)
+        })
+        .collect()
 }
 
 #[cfg(test)]

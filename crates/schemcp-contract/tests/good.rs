@@ -364,3 +364,53 @@ fn a_definitions_file_may_reference_another() {
     assert_eq!(input["$defs"]["B"]["type"], "boolean");
     assert_eq!(set.files_read.len(), 3);
 }
+
+#[test]
+fn a_ref_into_a_copied_definition_points_into_the_copy() {
+    // Either order: the member referred to first, or the definition holding it.
+    for properties in [
+        r#""home":{"$ref":"common.json#/$defs/Address"},
+           "street":{"$ref":"common.json#/$defs/Address/properties/street"}"#,
+        r#""street":{"$ref":"common.json#/$defs/Address/properties/street"},
+           "home":{"$ref":"common.json#/$defs/Address"}"#,
+    ] {
+        let tool =
+            format!(r#"{{"inputSchema":{{"type":"object","properties":{{{properties}}}}}}}"#);
+        let set = sources(&[
+            ("t.json", &tool),
+            (
+                "common.json",
+                r#"{"$defs":{"Address":{"type":"object","properties":{
+                    "street":{"type":"string","minLength":1}}}}}"#,
+            ),
+        ]);
+        let input = set.tools[0].input_schema();
+        assert_eq!(
+            input["properties"]["street"]["$ref"],
+            "#/$defs/Address/properties/street"
+        );
+        assert_eq!(input["properties"]["home"]["$ref"], "#/$defs/Address");
+        let defs: Vec<&String> = input["$defs"].as_object().unwrap().keys().collect();
+        assert_eq!(defs, ["Address"]);
+        let origins: Vec<&String> = set.tools[0].origins.keys().collect();
+        assert_eq!(origins, ["/inputSchema/$defs/Address"]);
+    }
+}
+
+#[test]
+fn a_ref_into_a_definition_not_copied_whole_is_a_copy_of_its_own() {
+    let set = sources(&[
+        (
+            "t.json",
+            r#"{"inputSchema":{"type":"object","properties":{
+                "street":{"$ref":"common.json#/$defs/Address/properties/street"}}}}"#,
+        ),
+        (
+            "common.json",
+            r#"{"$defs":{"Address":{"type":"object","properties":{"street":{"type":"string"}}}}}"#,
+        ),
+    ]);
+    let input = set.tools[0].input_schema();
+    assert_eq!(input["properties"]["street"]["$ref"], "#/$defs/street");
+    assert_eq!(input["$defs"]["street"]["type"], "string");
+}
