@@ -262,10 +262,14 @@ fn leaves_out(schema: &serde_json::Map<String, Value>, name: &str) -> bool {
             .unwrap_or_default()
     };
     let leave_out = |branch: &Value| branch.as_object().is_some_and(|b| leaves_out(b, name));
+    // `unevaluatedProperties` also sees what in-place applicators here evaluate.
+    let applies_in_place = ["allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas"]
+        .iter()
+        .any(|k| schema.contains_key(*k));
     let closed = !schema.contains_key("patternProperties")
-        && ["additionalProperties", "unevaluatedProperties"]
-            .iter()
-            .any(|k| schema.get(*k) == Some(&Value::Bool(false)));
+        && (schema.get("additionalProperties") == Some(&Value::Bool(false))
+            || !applies_in_place
+                && schema.get("unevaluatedProperties") == Some(&Value::Bool(false)));
     closed && !declared_names(schema).any(|declared| declared == name)
         || branches("allOf").iter().any(leave_out)
         || ["anyOf", "oneOf"].iter().any(|keyword| {
@@ -290,10 +294,7 @@ fn declared_never_null(
         return;
     };
     // What says nothing of `null` (`{}`, `true`, only bounds) allows it.
-    let never_null = |member: &Value| match member {
-        Value::Bool(accepts) => !accepts,
-        _ => speaks_of_null(member) && !may_be_null(member, nullable),
-    };
+    let never_null = |member: &Value| speaks_of_null(member) && !may_be_null(member, nullable);
     if let Some(Value::Object(properties)) = object.get("properties") {
         names.extend(
             properties
@@ -703,6 +704,32 @@ pub(crate) fn decode_segment(segment: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn members_closed_branches_leave_out() {
+        let leaves_out = |schema: Value| super::leaves_out(schema.as_object().unwrap(), "n");
+        let closed = json!({ "properties": { "m": {} }, "additionalProperties": false });
+        let open = json!({ "properties": { "m": {} } });
+        assert!(leaves_out(closed.clone()));
+        assert!(!leaves_out(open.clone()));
+        assert!(leaves_out(json!({ "oneOf": [closed, closed] })));
+        assert!(!leaves_out(json!({ "anyOf": [closed, open] })));
+        assert!(leaves_out(
+            json!({ "allOf": [open, { "oneOf": [closed] }] })
+        ));
+        // `unevaluatedProperties` sees the members the `allOf` evaluates, `n` among them.
+        assert!(!leaves_out(json!({
+            "allOf": [{ "properties": { "n": {} } }],
+            "unevaluatedProperties": false
+        })));
+        assert!(leaves_out(
+            json!({ "properties": { "m": {} }, "unevaluatedProperties": false })
+        ));
+        assert!(!leaves_out(json!({
+            "patternProperties": { "^n": {} },
+            "additionalProperties": false
+        })));
+    }
 
     #[test]
     fn walks_schemas_not_data() {
