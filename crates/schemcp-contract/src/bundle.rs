@@ -213,28 +213,27 @@ fn fold_nested_copies(
 ) -> Vec<(String, Value, Target)> {
     let local = |name: &str| format!("#/$defs/{}", fragment_escape(&escape_token(name)));
     let mut moved: HashMap<String, String> = HashMap::new();
+    // What lies below `outer`, or `None`: a definition of the outer schema's own is no part
+    // of its type (nothing is generated for it twice), and stays a definition of the bundle.
+    let below = |target: &Target, outer: &Target| {
+        let inside = outer.file == target.file
+            && outer.pointer != target.pointer
+            && within(&target.pointer, &outer.pointer);
+        let rest = inside.then(|| target.pointer[outer.pointer.len()..].to_string())?;
+        let own_definition = rest
+            .split('/')
+            .any(|token| token == "$defs" || token == "definitions");
+        (!own_definition).then_some(rest)
+    };
     for (name, _, target) in &copies {
         let outermost = copies
             .iter()
-            .filter(|(_, _, outer)| {
-                outer.file == target.file
-                    && outer.pointer != target.pointer
-                    && within(&target.pointer, &outer.pointer)
-            })
-            .min_by_key(|(_, _, outer)| outer.pointer.len());
-        if let Some((outer, _, at)) = outermost {
-            let rest = &target.pointer[at.pointer.len()..];
-            // A definition of the outer schema's own is no part of its type (nothing is
-            // generated for it twice), and stays a definition of the bundle.
-            if rest
-                .split('/')
-                .any(|token| token == "$defs" || token == "definitions")
-            {
-                continue;
-            }
+            .filter_map(|(outer, _, at)| Some((outer, below(target, at)?)))
+            .min_by_key(|(_, rest)| std::cmp::Reverse(rest.len()));
+        if let Some((outer, rest)) = outermost {
             moved.insert(
                 local(name),
-                format!("{}{}", local(outer), fragment_escape(rest)),
+                format!("{}{}", local(outer), fragment_escape(&rest)),
             );
         }
     }

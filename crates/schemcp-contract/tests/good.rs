@@ -414,3 +414,28 @@ fn a_ref_into_a_definition_not_copied_whole_is_a_copy_of_its_own() {
     assert_eq!(input["properties"]["street"]["$ref"], "#/$defs/street");
     assert_eq!(input["$defs"]["street"]["type"], "string");
 }
+
+#[test]
+fn a_ref_into_a_definition_of_a_copy_points_into_that_definition() {
+    // `A`'s own `$defs` are no part of its type: `B` stays a definition of the bundle, and a
+    // reference into `B` points into it, not through `A`.
+    let set = sources(&[
+        (
+            "t.json",
+            r#"{"inputSchema":{"type":"object","properties":{
+                "a":{"$ref":"d.json#/$defs/A"},
+                "b":{"$ref":"d.json#/$defs/A/$defs/B"},
+                "x":{"$ref":"d.json#/$defs/A/$defs/B/properties/x"}}}}"#,
+        ),
+        (
+            "d.json",
+            r#"{"$defs":{"A":{"type":"object","$defs":{"B":{"type":"object",
+                "properties":{"x":{"type":"integer"}}}}}}}"#,
+        ),
+    ]);
+    let input = set.tools[0].input_schema();
+    assert_eq!(input["properties"]["b"]["$ref"], "#/$defs/B");
+    assert_eq!(input["properties"]["x"]["$ref"], "#/$defs/B/properties/x");
+    let defs: Vec<&String> = input["$defs"].as_object().unwrap().keys().collect();
+    assert_eq!(defs, ["A", "B"]);
+}
