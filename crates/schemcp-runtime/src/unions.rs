@@ -54,10 +54,10 @@ pub type Variant<T> = (
 
 /// Reads `value` with the variant that keeps it, trying those that declare more of its members
 /// first (declaration order among equals, and for values that are not objects). A variant
-/// keeps the value when writing what it read gives the value back; the first that does is
-/// taken. When none does (a member no variant declares is dropped, a default is filled in),
-/// the first variant that accepts the value is. `union` names the type in the error when no
-/// variant accepts the value.
+/// keeps the value when writing what it read gives back every member of the value, unchanged
+/// (a default it fills in adds one); the first that does is taken. When none does (a member no
+/// variant declares is dropped), the first variant that accepts the value is. `union` names
+/// the type in the error when no variant accepts the value.
 ///
 /// Keeping matters where a variant accepts a value it changes: serde reads an explicit `null`
 /// as an absent optional member, so a variant declaring `b` as an optional object read
@@ -106,14 +106,16 @@ pub fn best_fit<T: Serialize, E: Error>(
     })
 }
 
-/// Whether `read`, written back, is `value`, numbers compared by value as JSON Schema
-/// compares them (`2` and `2.0` are equal).
+/// Whether `read`, written back, holds all of `value` (see [`kept`]).
 fn keeps(value: &Value, read: &impl Serialize) -> bool {
-    serde_json::to_value(read).is_ok_and(|written| same(value, &written))
+    serde_json::to_value(read).is_ok_and(|written| kept(value, &written))
 }
 
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
+/// Whether `written` holds `sent`: the same, except that objects may have more members (a
+/// default filled in), at any depth; numbers compared by value as JSON Schema compares them
+/// (`2` and `2.0` are equal).
+fn kept(sent: &Value, written: &Value) -> bool {
+    match (sent, written) {
         (Value::Number(a), Value::Number(b)) => match (a.as_i64(), b.as_i64()) {
             (Some(a), Some(b)) => a == b,
             _ => match (a.as_u64(), b.as_u64()) {
@@ -122,13 +124,11 @@ fn same(a: &Value, b: &Value) -> bool {
             },
         },
         (Value::Array(a), Value::Array(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| kept(a, b))
         }
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len()
-                && a.iter()
-                    .all(|(name, a)| b.get(name).is_some_and(|b| same(a, b)))
-        }
+        (Value::Object(a), Value::Object(b)) => a
+            .iter()
+            .all(|(name, a)| b.get(name).is_some_and(|b| kept(a, b))),
         (a, b) => a == b,
     }
 }
@@ -412,13 +412,48 @@ mod tests {
     }
 
     #[test]
-    fn numbers_are_kept_when_equal_in_value() {
-        assert!(same(&json!({"w": [1, 2]}), &json!({"w": [1.0, 2]})));
-        assert!(same(&json!(u64::MAX), &json!(u64::MAX)));
-        assert!(!same(&json!(-1), &json!(u64::MAX)));
-        assert!(!same(&json!({"w": 1}), &json!({"w": 1.5})));
-        assert!(!same(&json!({"w": 1}), &json!({"w": 1, "x": null})));
-        assert!(!same(&json!([1]), &json!([1, 1])));
+    fn a_value_is_kept_with_its_numbers_equal_in_value_and_defaults_added() {
+        assert!(kept(&json!({"w": [1, 2]}), &json!({"w": [1.0, 2]})));
+        assert!(kept(&json!(u64::MAX), &json!(u64::MAX)));
+        assert!(!kept(&json!(-1), &json!(u64::MAX)));
+        assert!(!kept(&json!({"w": 1}), &json!({"w": 1.5})));
+        assert!(kept(&json!({"w": {}}), &json!({"w": {"x": 9}})));
+        assert!(!kept(&json!({"w": 1, "x": null}), &json!({"w": 1})));
+        assert!(!kept(&json!([1]), &json!([1, 1])));
+    }
+
+    #[test]
+    fn a_variant_that_fills_in_a_default_keeps_the_value() {
+        #[derive(Serialize, Deserialize, Debug, PartialEq)]
+        struct Cat {
+            name: String,
+            #[serde(default = "nine")]
+            lives: i64,
+        }
+        fn nine() -> i64 {
+            9
+        }
+        #[derive(Serialize, Deserialize, Debug, PartialEq)]
+        struct Dog {
+            name: String,
+        }
+        #[derive(Serialize, Debug, PartialEq)]
+        #[serde(untagged)]
+        enum Pet {
+            Cat(Cat),
+            Dog(Dog),
+        }
+        // Both read `{"name": "tom"}`; the first declared, which adds `lives`, still keeps it.
+        let pet = best_fit::<_, serde_json::Error>(
+            &json!({"name": "tom"}),
+            "Pet",
+            &[
+                (&["lives", "name"], |v| Cat::deserialize(v).map(Pet::Cat)),
+                (&["name"], |v| Dog::deserialize(v).map(Pet::Dog)),
+            ],
+        )
+        .unwrap();
+        assert!(matches!(pet, Pet::Cat(_)), "{pet:?}");
     }
 
     #[test]
