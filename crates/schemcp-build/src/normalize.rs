@@ -852,7 +852,7 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
 
 /// Whether `keyword` evaluates members or items in place: beside one, which members
 /// `unevaluatedProperties` (or items `unevaluatedItems`) applies to depends on the instance.
-fn in_place(keyword: &str) -> bool {
+pub(crate) fn in_place(keyword: &str) -> bool {
     IN_PLACE_APPLICATORS.contains(&keyword) || REFERENCES.contains(&keyword)
 }
 

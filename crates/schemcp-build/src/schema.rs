@@ -161,12 +161,7 @@ fn mark_nullable_optionals_in(
         return;
     };
     let mut never_null = BTreeSet::new();
-    for branch in object
-        .get("allOf")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for branch in branches(object, "allOf") {
         declared_never_null(branch, nullable, &mut never_null);
     }
     let required: Vec<String> = match object.get("required") {
@@ -194,10 +189,9 @@ fn mark_nullable_optionals_in(
     // takes a branch's type where typify merges them: `Option<String>` for `["string",
     // "null"]`, where `null` reads as absent. So it is marked when a branch declares it as
     // possibly `null`.
-    let nullable_in_branches: BTreeSet<String> = ["allOf", "anyOf", "oneOf"]
+    let nullable_in_branches: BTreeSet<String> = MERGED
         .iter()
-        .filter_map(|keyword| object.get(*keyword).and_then(Value::as_array))
-        .flatten()
+        .flat_map(|keyword| branches(object, keyword))
         .filter_map(|branch| branch.get("properties").and_then(Value::as_object))
         .flatten()
         .filter(|(_, member)| may_be_null(member, nullable))
@@ -254,33 +248,35 @@ fn mark_nullable_optionals_in(
 /// it, or its branches leave it out (an `allOf` branch, or every branch of an `anyOf` or
 /// `oneOf`), at any depth.
 fn leaves_out(schema: &serde_json::Map<String, Value>, name: &str) -> bool {
-    let branches = |keyword: &str| {
-        schema
-            .get(keyword)
-            .and_then(Value::as_array)
-            .map(Vec::as_slice)
-            .unwrap_or_default()
-    };
     let leave_out = |branch: &Value| branch.as_object().is_some_and(|b| leaves_out(b, name));
     // `unevaluatedProperties` also sees what in-place applicators here evaluate.
-    let applies_in_place = ["allOf", "anyOf", "oneOf", "$ref", "if", "dependentSchemas"]
-        .iter()
-        .any(|k| schema.contains_key(*k));
+    let applies_in_place = schema.keys().any(|k| crate::normalize::in_place(k));
     let closed = !schema.contains_key("patternProperties")
         && (schema.get("additionalProperties") == Some(&Value::Bool(false))
             || !applies_in_place
                 && schema.get("unevaluatedProperties") == Some(&Value::Bool(false)));
     closed && !declared_names(schema).any(|declared| declared == name)
-        || branches("allOf").iter().any(leave_out)
+        || branches(schema, "allOf").iter().any(leave_out)
         || ["anyOf", "oneOf"].iter().any(|keyword| {
-            let branches = branches(keyword);
+            let branches = branches(schema, keyword);
             !branches.is_empty() && branches.iter().all(leave_out)
         })
 }
 
 /// The keywords whose branches typify merges with the schema that holds them.
+const MERGED: [&str; 3] = ["allOf", "anyOf", "oneOf"];
+
 fn merged(keyword: &str) -> bool {
-    matches!(keyword, "allOf" | "anyOf" | "oneOf")
+    MERGED.contains(&keyword)
+}
+
+/// The branches `object` lists under `keyword` (none when it has no such list).
+fn branches<'a>(object: &'a serde_json::Map<String, Value>, keyword: &str) -> &'a [Value] {
+    object
+        .get(keyword)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default()
 }
 
 /// Adds to `names` the members `schema` and its own `allOf` branches declare with a schema
@@ -303,12 +299,7 @@ fn declared_never_null(
                 .map(|(name, _)| name.clone()),
         );
     }
-    for branch in object
-        .get("allOf")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for branch in branches(object, "allOf") {
         declared_never_null(branch, nullable, names);
     }
 }
