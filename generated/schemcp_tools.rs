@@ -11,40 +11,40 @@
 #[serde(deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub struct Change {
-    ///For a breaking change: a whole input accepted by the old schema and rejected by the new one, or a whole output accepted by the new and rejected by the old; null otherwise.
-    pub counterexample: ::schemcp_runtime::__private::serde_json::Value,
+    ///Stable kebab-case rule id, e.g. required-added.
+    pub rule: ChangeRule,
+    pub tool: ::std::string::String,
     ///input or output; null for tool-level changes.
     #[serde(deserialize_with = "::std::option::Option::deserialize")]
     pub direction: ::std::option::Option<ChangeDirection>,
-    ///What the change does to the set of accepted values.
-    pub effect: ChangeEffect,
-    ///Hash of rule, tool, direction and pointer; what an ignore entry names.
-    pub fingerprint: ChangeFingerprint,
-    #[serde(
-        rename = "ignoreReason",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
-    pub ignore_reason: ::std::option::Option<ChangeIgnoreReason>,
-    ///Present when an ignore entry accepted this change.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub ignored: ::std::option::Option<bool>,
-    pub message: ::std::string::String,
-    ///JSON pointer into the new Tool object; null when the change has no new side.
-    #[serde(
-        rename = "newPointer",
-        deserialize_with = "::std::option::Option::deserialize"
-    )]
-    pub new_pointer: ::std::option::Option<::std::string::String>,
     ///JSON pointer into the old Tool object; null when the change has no old side.
     #[serde(
         rename = "oldPointer",
         deserialize_with = "::std::option::Option::deserialize"
     )]
     pub old_pointer: ::std::option::Option<::std::string::String>,
-    ///Stable kebab-case rule id, e.g. required-added.
-    pub rule: ChangeRule,
+    ///JSON pointer into the new Tool object; null when the change has no new side.
+    #[serde(
+        rename = "newPointer",
+        deserialize_with = "::std::option::Option::deserialize"
+    )]
+    pub new_pointer: ::std::option::Option<::std::string::String>,
+    ///What the change does to the set of accepted values.
+    pub effect: ChangeEffect,
     pub severity: ChangeSeverity,
-    pub tool: ::std::string::String,
+    pub message: ::std::string::String,
+    ///For a breaking change: a whole input accepted by the old schema and rejected by the new one, or a whole output accepted by the new and rejected by the old; null otherwise.
+    pub counterexample: ::schemcp_runtime::__private::serde_json::Value,
+    ///Hash of rule, tool, direction and pointer; what an ignore entry names.
+    pub fingerprint: ChangeFingerprint,
+    ///Present when an ignore entry accepted this change.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub ignored: ::std::option::Option<bool>,
+    #[serde(
+        rename = "ignoreReason",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub ignore_reason: ::std::option::Option<ChangeIgnoreReason>,
 }
 ///input or output; null for tool-level changes.
 #[derive(
@@ -482,11 +482,11 @@ impl ::std::convert::TryFrom<::std::string::String> for ChangeSeverity {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub struct CheckReport {
-    pub diagnostics: ::std::vec::Vec<Diagnostic>,
     ///True when there is no error (warnings allowed).
     pub ok: bool,
     ///Names of the tools that loaded, sorted.
     pub tools: ::std::vec::Vec<::std::string::String>,
+    pub diagnostics: ::std::vec::Vec<Diagnostic>,
 }
 ///`CheckToolsInput`
 #[derive(
@@ -513,10 +513,10 @@ pub struct CheckToolsInput {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub struct CheckToolsInputFilesItem {
-    ///The file's text.
-    pub content: ::std::string::String,
     ///Path relative to the schemas folder, e.g. get_weather.json.
     pub path: ::std::string::String,
+    ///The file's text.
+    pub content: ::std::string::String,
 }
 ///`ContractFile`
 #[derive(
@@ -529,10 +529,10 @@ pub struct CheckToolsInputFilesItem {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub struct ContractFile {
-    ///The file's text.
-    pub content: ::std::string::String,
     ///Path relative to the schemas folder, e.g. get_weather.json.
     pub path: ::std::string::String,
+    ///The file's text.
+    pub content: ::std::string::String,
 }
 ///`Diagnostic`
 #[derive(
@@ -545,20 +545,20 @@ pub struct ContractFile {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub struct Diagnostic {
+    pub severity: DiagnosticSeverity,
     ///Stable kebab-case rule id, e.g. dangling-ref.
     pub code: ::std::string::String,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub column: ::std::option::Option<::std::num::NonZeroU64>,
+    pub message: ::std::string::String,
     ///The file, relative to the schemas folder.
     pub file: ::std::string::String,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub help: ::std::option::Option<::std::string::String>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub line: ::std::option::Option<::std::num::NonZeroU64>,
-    pub message: ::std::string::String,
     ///JSON pointer into the file.
     pub pointer: ::std::string::String,
-    pub severity: DiagnosticSeverity,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub line: ::std::option::Option<::std::num::NonZeroU64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub column: ::std::option::Option<::std::num::NonZeroU64>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub help: ::std::option::Option<::std::string::String>,
 }
 ///`DiagnosticSeverity`
 #[derive(
@@ -632,10 +632,10 @@ impl ::std::convert::TryFrom<::std::string::String> for DiagnosticSeverity {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub struct DiffContractsInput {
-    ///The contract files after the change.
-    pub new: ::std::vec::Vec<ContractFile>,
     ///The contract files before the change.
     pub old: ::std::vec::Vec<ContractFile>,
+    ///The contract files after the change.
+    pub new: ::std::vec::Vec<ContractFile>,
 }
 ///The JSON rendering of a schemcp contract diff.
 #[derive(
@@ -732,10 +732,10 @@ impl ::std::convert::TryFrom<::std::string::String> for DiffReportSemver {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub struct ValidateInstanceInput {
-    ///The JSON value to validate.
-    pub instance: ::schemcp_runtime::__private::serde_json::Value,
     ///The JSON Schema to validate against: an object or a boolean.
     pub schema: ::schemcp_runtime::__private::serde_json::Value,
+    ///The JSON value to validate.
+    pub instance: ::schemcp_runtime::__private::serde_json::Value,
 }
 ///`ValidationError`
 #[derive(
@@ -751,11 +751,11 @@ pub struct ValidationError {
     ///JSON pointer to the failing value in the instance.
     #[serde(rename = "instancePath")]
     pub instance_path: ::std::string::String,
-    ///What is wrong, for a person.
-    pub message: ::std::string::String,
     ///JSON pointer to the failing keyword in the schema.
     #[serde(rename = "schemaPath")]
     pub schema_path: ::std::string::String,
+    ///What is wrong, for a person.
+    pub message: ::std::string::String,
 }
 ///`ValidationReport`
 #[derive(
@@ -768,10 +768,10 @@ pub struct ValidationError {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub struct ValidationReport {
-    ///Every validation error, in the validator's order; empty when valid.
-    pub errors: ::std::vec::Vec<ValidationError>,
     ///True when the instance satisfies the schema.
     pub valid: bool,
+    ///Every validation error, in the validator's order; empty when valid.
+    pub errors: ::std::vec::Vec<ValidationError>,
 }
 /// Error types.
 #[allow(dead_code, clippy::all)]

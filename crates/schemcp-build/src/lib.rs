@@ -45,6 +45,7 @@ mod names;
 mod normalize;
 mod openings;
 mod optional;
+mod order;
 mod refs;
 mod rewrite;
 mod round_trip;

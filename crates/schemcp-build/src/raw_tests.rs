@@ -1456,7 +1456,7 @@ fn union_branches_that_declare_more_are_tried_first() {
     assert!(
         has(
             inline,
-            "Variant0 { email: ::std::string::String, name: ::std::string::String },"
+            "Variant0 { name: ::std::string::String, email: ::std::string::String },"
         ),
         "{inline}"
     );

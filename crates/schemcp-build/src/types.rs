@@ -38,6 +38,7 @@ use crate::normalize::{
     type_property_names, untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
+use crate::order::DeclaredOrders;
 use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
     canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema, mark_defaults,
@@ -193,6 +194,7 @@ pub(crate) fn generate(
         class_of: &class_of,
         options,
         placeholders,
+        orders: DeclaredOrders::collect(members.iter().map(|m| &m.schema)),
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
 
@@ -1346,6 +1348,8 @@ struct Plan<'a> {
     options: &'a Options,
     /// Whether some enum's values were handed to typify as placeholders.
     placeholders: bool,
+    /// The member orders the schemas declare, for the fields typify sorts by name.
+    orders: DeclaredOrders,
 }
 
 /// A converted set: the space and each class's type.
@@ -1676,6 +1680,7 @@ impl Plan<'_> {
             crate::variants::restore_values(&mut file)?;
         }
         crate::fields::distinct_fields(&mut file);
+        self.orders.apply(&mut file);
         if let Some(refusal) = crate::checks::refusal(&file) {
             return Err(refusal);
         }

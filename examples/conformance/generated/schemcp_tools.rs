@@ -12,9 +12,9 @@
 #[allow(dead_code, clippy::all)]
 pub struct Address {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub city: ::std::option::Option<::std::string::String>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub street: ::std::option::Option<::std::string::String>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub city: ::std::option::Option<::std::string::String>,
 }
 ///`JsonSchema202012ToolInput`
 #[derive(
@@ -29,9 +29,9 @@ pub struct Address {
 #[allow(dead_code, clippy::all)]
 pub struct JsonSchema202012ToolInput {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub address: ::std::option::Option<Address>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<::std::string::String>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub address: ::std::option::Option<Address>,
 }
 ///`TestAudioContentInput`
 #[derive(

@@ -125,6 +125,13 @@ fn check_calls(session: &mut Session) {
     let t = texts(&r);
     assert_eq!(t.len(), 1, "{r}");
     assert_eq!(serde_json::from_str::<Value>(&t[0]).unwrap(), weather());
+    // Members as the schema declares them, not in typify's alphabetical field order.
+    assert_eq!(
+        t[0],
+        "{\n  \"temperature\": 16.2,\n  \"humidity\": 0.83,\n  \"conditions\": \"Overcast\"\n}"
+    );
+    let keys: Vec<&String> = r["structuredContent"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["temperature", "humidity", "conditions"], "{r}");
 
     let r = session.call("get_forecast", json!({ "city": "London", "days": 3 }));
     assert_ne!(r["isError"], true, "{r}");

@@ -11,14 +11,14 @@
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct AcceptsOtherKindsInput {
+    #[serde(rename = "where", skip_serializing_if = "::std::option::Option::is_none")]
+    pub where_: ::std::option::Option<AcceptsOtherKindsInputWhere>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub tags: ::std::option::Option<AcceptsOtherKindsInputTags>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub code: ::std::option::Option<AcceptsOtherKindsInputCode>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub count: ::std::option::Option<AcceptsOtherKindsInputCount>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub tags: ::std::option::Option<AcceptsOtherKindsInputTags>,
-    #[serde(rename = "where", skip_serializing_if = "::std::option::Option::is_none")]
-    pub where_: ::std::option::Option<AcceptsOtherKindsInputWhere>,
 }
 ///`AcceptsOtherKindsInputCode`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
@@ -292,13 +292,13 @@ for AcceptsOtherKindsInputWhere {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct AdoptPetInput {
+    pub pet: Pet,
     #[serde(
         default,
         deserialize_with = "::schemcp_runtime::__private::present",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub note: ::std::option::Option<::std::option::Option<::std::string::String>>,
-    pub pet: Pet,
 }
 ///`Animal`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
@@ -471,8 +471,8 @@ impl ::std::default::Default for CalculateInputOp {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct Canine {
-    pub barks: i64,
     pub name: ::std::string::String,
+    pub barks: i64,
 }
 ///`Cat`
 #[derive(
@@ -484,8 +484,8 @@ pub struct Canine {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct Cat {
-    pub meows: i64,
     pub pet_type: CatPetType,
+    pub meows: i64,
 }
 ///`CatPetType`
 #[derive(
@@ -563,7 +563,7 @@ pub struct ChoosesShapeInput {
 #[allow(dead_code, clippy::all)]
 pub enum ChoosesShapeInputShape {
     Circle { r: f64 },
-    Rect { h: f64, w: f64 },
+    Rect { w: f64, h: f64 },
 }
 #[allow(dead_code, clippy::all)]
 impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
@@ -582,8 +582,8 @@ for ChoosesShapeInputShape {
         #[serde(crate = "::schemcp_runtime::__private::serde")]
         #[serde(deny_unknown_fields)]
         struct __Variant1 {
-            h: f64,
             w: f64,
+            h: f64,
         }
         let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
             deserializer,
@@ -610,7 +610,7 @@ for ChoosesShapeInputShape {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant1 { h, w }| Self::Rect { h, w })
+                            .map(|__Variant1 { w, h }| Self::Rect { w, h })
                     },
                 ),
             ],
@@ -627,8 +627,8 @@ for ChoosesShapeInputShape {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct Dog {
-    pub barks: f64,
     pub pet_type: DogPetType,
+    pub barks: f64,
 }
 ///`DogPetType`
 #[derive(
@@ -697,9 +697,9 @@ impl ::std::convert::TryFrom<::std::string::String> for DogPetType {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct ExtendsRecordInput {
+    pub title: ::std::string::String,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub owner: ::std::option::Option<::std::string::String>,
-    pub title: ::std::string::String,
     #[serde(flatten)]
     pub extra: ::schemcp_runtime::__private::serde_json::Map<
         ::std::string::String,
@@ -716,9 +716,9 @@ pub struct ExtendsRecordInput {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct Feline {
+    pub name: ::std::string::String,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub meows: ::std::option::Option<i64>,
-    pub name: ::std::string::String,
 }
 ///`Forecast`
 #[derive(
@@ -730,9 +730,9 @@ pub struct Feline {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct Forecast {
+    pub temperature: f64,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub note: ::std::option::Option<::std::string::String>,
-    pub temperature: f64,
 }
 ///`ForecastInput`
 #[derive(
@@ -759,15 +759,15 @@ pub struct ForecastInput {
 #[allow(dead_code, clippy::all)]
 pub struct JoinsModelsInput {
     pub animal: Animal,
+    ///Both branches declare `id`: typify's struct of flattened parts handed it to the first and lost `h`.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub size: ::std::option::Option<JoinsModelsInputSize>,
     ///At least one way to reach someone, or both: typify read `{email}` and `{phone}` as exclusive, and a value with both lost `phone`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub contact: ::std::option::Option<JoinsModelsInputContact>,
     ///An open branch beside a closed one: typify's enum refused members the open branch allows.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub either: ::std::option::Option<JoinsModelsInputEither>,
-    ///Both branches declare `id`: typify's struct of flattened parts handed it to the first and lost `h`.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub size: ::std::option::Option<JoinsModelsInputSize>,
 }
 ///At least one way to reach someone, or both: typify read `{email}` and `{phone}` as exclusive, and a value with both lost `phone`.
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
@@ -945,9 +945,9 @@ pub enum JoinsModelsInputSize {
         >,
     },
     H {
+        id: ::std::string::String,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         h: ::std::option::Option<f64>,
-        id: ::std::string::String,
         #[serde(flatten)]
         extra: ::schemcp_runtime::__private::serde_json::Map<
             ::std::string::String,
@@ -977,9 +977,9 @@ for JoinsModelsInputSize {
         #[derive(::schemcp_runtime::__private::serde::Deserialize)]
         #[serde(crate = "::schemcp_runtime::__private::serde")]
         struct __Variant1 {
+            id: ::std::string::String,
             #[serde(skip_serializing_if = "::std::option::Option::is_none")]
             h: ::std::option::Option<f64>,
-            id: ::std::string::String,
             #[serde(flatten)]
             extra: ::schemcp_runtime::__private::serde_json::Map<
                 ::std::string::String,
@@ -1011,7 +1011,7 @@ for JoinsModelsInputSize {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant1 { h, id, extra }| Self::H { h, id, extra })
+                            .map(|__Variant1 { id, h, extra }| Self::H { id, h, extra })
                     },
                 ),
             ],
@@ -1028,9 +1028,9 @@ for JoinsModelsInputSize {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct KeepsAllowedMembersInput {
+    pub label: ::std::string::String,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub child: ::std::option::Option<::std::boxed::Box<KeepsAllowedMembersInput>>,
-    pub label: ::std::string::String,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub tagged: ::std::option::Option<KeepsAllowedMembersInputTagged>,
     #[serde(flatten)]
@@ -1543,14 +1543,24 @@ for KeepsBranchMembersInputTarget {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct KeepsMembersInput {
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub labels: ::std::option::Option<
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    >,
     #[serde(
         default,
         deserialize_with = "::schemcp_runtime::__private::present",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub anything: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub composed: ::std::option::Option<KeepsMembersInputComposed>,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub nullable: ::std::option::Option<::std::option::Option<::std::string::String>>,
     #[serde(
         rename = "fromPython",
         default,
@@ -1558,12 +1568,6 @@ pub struct KeepsMembersInput {
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub from_python: ::std::option::Option<::std::option::Option<i64>>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub headers: ::std::option::Option<KeepsMembersInputHeaders>,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub labels: ::std::option::Option<
-        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    >,
     #[serde(
         default,
         deserialize_with = "::schemcp_runtime::__private::present",
@@ -1575,19 +1579,15 @@ pub struct KeepsMembersInput {
         deserialize_with = "::schemcp_runtime::__private::present",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
-    pub note: ::std::option::Option<Note>,
-    #[serde(
-        default,
-        deserialize_with = "::schemcp_runtime::__private::present",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
-    pub nullable: ::std::option::Option<::std::option::Option<::std::string::String>>,
-    #[serde(
-        default,
-        deserialize_with = "::schemcp_runtime::__private::present",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub shared: ::std::option::Option<MaybeNote>,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub note: ::std::option::Option<Note>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub headers: ::std::option::Option<KeepsMembersInputHeaders>,
     #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
     pub tagged: ::std::option::Option<
         ::schemcp_runtime::__private::serde_json::Map<
@@ -1595,8 +1595,8 @@ pub struct KeepsMembersInput {
             ::schemcp_runtime::__private::serde_json::Value,
         >,
     >,
-    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-    pub tags: ::std::option::Option<::std::vec::Vec<::std::string::String>>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub composed: ::std::option::Option<KeepsMembersInputComposed>,
 }
 ///`KeepsMembersInputComposed`
 #[derive(
@@ -1724,15 +1724,15 @@ pub struct KeepsNamesInput {
 pub enum KeepsNamesInputLink {
     Object {
         #[serde(
-            rename = "rel name",
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-        rel_name: ::std::option::Option<bool>,
-        #[serde(
             rename = "rel-name",
             skip_serializing_if = "::std::option::Option::is_none"
         )]
         rel_name_2: ::std::option::Option<::std::string::String>,
+        #[serde(
+            rename = "rel name",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        rel_name: ::std::option::Option<bool>,
         #[serde(flatten)]
         extra: ::schemcp_runtime::__private::serde_json::Map<
             ::std::string::String,
@@ -1751,15 +1751,15 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for KeepsNamesIn
         #[serde(crate = "::schemcp_runtime::__private::serde")]
         struct __Variant0 {
             #[serde(
-                rename = "rel name",
-                skip_serializing_if = "::std::option::Option::is_none"
-            )]
-            rel_name: ::std::option::Option<bool>,
-            #[serde(
                 rename = "rel-name",
                 skip_serializing_if = "::std::option::Option::is_none"
             )]
             rel_name_2: ::std::option::Option<::std::string::String>,
+            #[serde(
+                rename = "rel name",
+                skip_serializing_if = "::std::option::Option::is_none"
+            )]
+            rel_name: ::std::option::Option<bool>,
             #[serde(flatten)]
             extra: ::schemcp_runtime::__private::serde_json::Map<
                 ::std::string::String,
@@ -1782,9 +1782,9 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for KeepsNamesIn
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant0 { rel_name, rel_name_2, extra }| Self::Object {
-                                rel_name,
+                            .map(|__Variant0 { rel_name_2, rel_name, extra }| Self::Object {
                                 rel_name_2,
+                                rel_name,
                                 extra,
                             })
                     },
@@ -1821,15 +1821,15 @@ for KeepsNamesInputLink {
 #[allow(dead_code, clippy::all)]
 pub struct KeepsNullMembersInput {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub extent: ::std::option::Option<KeepsNullMembersInputExtent>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub filter: ::std::option::Option<KeepsNullMembersInputFilter>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub label: ::std::option::Option<KeepsNullMembersInputLabel>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub patch: ::std::option::Option<KeepsNullMembersInputPatch>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub filter: ::std::option::Option<KeepsNullMembersInputFilter>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub size: ::std::option::Option<KeepsNullMembersInputSize>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub extent: ::std::option::Option<KeepsNullMembersInputExtent>,
 }
 ///`KeepsNullMembersInputExtent`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
@@ -1997,14 +1997,14 @@ for KeepsNullMembersInputFilter {
 #[serde(deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
 pub struct KeepsNullMembersInputLabel {
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub lang: ::std::option::Option<::std::string::String>,
     #[serde(
         default,
         deserialize_with = "::schemcp_runtime::__private::present",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub note: ::std::option::Option<::std::option::Option<::std::string::String>>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub lang: ::std::option::Option<::std::string::String>,
 }
 ///`KeepsNullMembersInputPatch`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
@@ -2182,13 +2182,13 @@ for KeepsNullMembersInputSize {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct KeepsNullableDefinitionsInput {
+    pub station: Station,
     #[serde(
         default,
         deserialize_with = "::schemcp_runtime::__private::present",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub level: ::std::option::Option<Level>,
-    pub station: Station,
 }
 ///`KeepsPositionsInput`
 #[derive(
@@ -2230,6 +2230,11 @@ pub struct KeepsPositionsInputReadingPosition2 {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct KeepsRequiredMembersInput {
+    pub id: ::std::string::String,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub kind: ::std::option::Option<::std::string::String>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub tag: ::std::option::Option<KeepsRequiredMembersInputTag>,
     #[serde(
         default,
         deserialize_with = "::schemcp_runtime::__private::present",
@@ -2242,24 +2247,19 @@ pub struct KeepsRequiredMembersInput {
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub email: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
-    pub id: ::std::string::String,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub kind: ::std::option::Option<::std::string::String>,
     #[serde(
         default,
         deserialize_with = "::schemcp_runtime::__private::present",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub members: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
-    pub owner: ::schemcp_runtime::__private::serde_json::Value,
     #[serde(
         default,
         deserialize_with = "::schemcp_runtime::__private::present",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub phone: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub tag: ::std::option::Option<KeepsRequiredMembersInputTag>,
+    pub owner: ::schemcp_runtime::__private::serde_json::Value,
 }
 ///`KeepsRequiredMembersInputTag`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
@@ -2418,12 +2418,12 @@ for KeepsRequiredMembersInputTagLabelLabel {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct KeepsTimesInput {
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub ratio: ::std::option::Option<f64>,
     ///When the meeting starts, in the organizer's offset.
     pub starts: ::schemcp_runtime::__private::chrono::DateTime<
         ::schemcp_runtime::__private::chrono::offset::FixedOffset,
     >,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub ratio: ::std::option::Option<f64>,
 }
 ///`KeepsUnionShapesInput`
 #[derive(
@@ -2447,15 +2447,15 @@ pub struct KeepsUnionShapesInput {
 pub enum KeepsUnionShapesInputTarget {
     Variant0 {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        at: ::std::option::Option<KeepsUnionShapesInputTargetVariant0At>,
-        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         label: ::std::option::Option<::std::string::String>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        at: ::std::option::Option<KeepsUnionShapesInputTargetVariant0At>,
     },
     Variant1 {
-        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-        at: ::std::option::Option<::std::vec::Vec<f64>>,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
         label: ::std::option::Option<::std::string::String>,
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        at: ::std::option::Option<::std::vec::Vec<f64>>,
     },
 }
 #[allow(dead_code, clippy::all)]
@@ -2469,17 +2469,17 @@ for KeepsUnionShapesInputTarget {
         #[serde(crate = "::schemcp_runtime::__private::serde")]
         struct __Variant0 {
             #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-            at: ::std::option::Option<KeepsUnionShapesInputTargetVariant0At>,
-            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
             label: ::std::option::Option<::std::string::String>,
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            at: ::std::option::Option<KeepsUnionShapesInputTargetVariant0At>,
         }
         #[derive(::schemcp_runtime::__private::serde::Deserialize)]
         #[serde(crate = "::schemcp_runtime::__private::serde")]
         struct __Variant1 {
-            #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-            at: ::std::option::Option<::std::vec::Vec<f64>>,
             #[serde(skip_serializing_if = "::std::option::Option::is_none")]
             label: ::std::option::Option<::std::string::String>,
+            #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+            at: ::std::option::Option<::std::vec::Vec<f64>>,
         }
         let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
             deserializer,
@@ -2497,7 +2497,7 @@ for KeepsUnionShapesInputTarget {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant0 { at, label }| Self::Variant0 { at, label })
+                            .map(|__Variant0 { label, at }| Self::Variant0 { label, at })
                     },
                 ),
                 (
@@ -2506,7 +2506,7 @@ for KeepsUnionShapesInputTarget {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant1 { at, label }| Self::Variant1 { at, label })
+                            .map(|__Variant1 { label, at }| Self::Variant1 { label, at })
                     },
                 ),
             ],
@@ -2757,8 +2757,8 @@ impl ::std::convert::From<::schemcp_runtime::__private::serde_json::Value> for N
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct PayInput {
-    pub amount: f64,
     pub method: PayInputMethod,
+    pub amount: f64,
     #[serde(flatten)]
     pub extra: ::schemcp_runtime::__private::serde_json::Map<
         ::std::string::String,

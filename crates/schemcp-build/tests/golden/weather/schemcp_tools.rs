@@ -82,11 +82,11 @@ pub struct GetWeatherUpstreamInput {
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct WeatherData {
-    pub conditions: ::std::string::String,
-    ///Relative humidity, 0 to 1.
-    pub humidity: f64,
     ///Degrees Celsius.
     pub temperature: f64,
+    ///Relative humidity, 0 to 1.
+    pub humidity: f64,
+    pub conditions: ::std::string::String,
 }
 ///`WeatherReportInput`
 #[derive(

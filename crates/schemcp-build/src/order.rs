@@ -1,0 +1,310 @@
+//! Struct fields in the order the schema declares its members.
+//!
+//! typify 0.8 sorts a struct's fields by name, and serde writes members in field order, so a
+//! result declared `temperature, humidity, conditions` went out as `conditions, humidity,
+//! temperature`, in `structuredContent` and in the text block the model reads. The Python and
+//! TypeScript SDKs write members as declared, and so does prost for its fields.
+//! [`DeclaredOrders::apply`] puts each struct's fields back in the order of the schema it was
+//! made from.
+//!
+//! The generated code does not say which schema a struct came from, so a struct is matched by
+//! its members: the schemas that declare exactly those members (`properties`, then `required`
+//! names `properties` leaves out, as typify adds them), counting the members typify merges
+//! into one struct from inline branches (a schema's own, then its `allOf` branches', then one
+//! `anyOf` or `oneOf` branch's). When all of them declare the members in one order, the fields
+//! take it. A struct matched by no schema (merged through a `$ref`), or by schemas that
+//! disagree, keeps typify's order: a guess would make the order depend on what else the
+//! contract holds.
+//! Flattened fields (`extra`, the members no property names) stay last, where typify puts
+//! them.
+
+use std::collections::{BTreeSet, HashMap};
+
+use serde_json::Value;
+use syn::{Fields, FieldsNamed, Item};
+
+use crate::fields::{json_name, serde_flag};
+use crate::schema::{NULLABLE_OPTIONAL, for_each_subschema};
+
+/// Declared member orders of a set of schemas, keyed by the members they declare.
+#[derive(Default)]
+pub(crate) struct DeclaredOrders {
+    /// `None` where two schemas declare the same members in different orders.
+    by_members: HashMap<BTreeSet<String>, Option<Vec<String>>>,
+}
+
+impl DeclaredOrders {
+    /// Reads the order of every object schema in `schemas` and their subschemas.
+    pub(crate) fn collect<'a>(schemas: impl IntoIterator<Item = &'a Value>) -> Self {
+        let mut orders = DeclaredOrders::default();
+        for schema in schemas {
+            for_each_subschema(schema, "", false, &mut |object, _| {
+                for order in declared_orders(object) {
+                    orders.add(order);
+                }
+            });
+        }
+        orders
+    }
+
+    fn add(&mut self, order: Vec<String>) {
+        let members: BTreeSet<String> = order.iter().cloned().collect();
+        if members.len() < 2 || members.len() != order.len() {
+            return;
+        }
+        self.by_members
+            .entry(members)
+            .and_modify(|known| {
+                if known.as_ref() != Some(&order) {
+                    *known = None;
+                }
+            })
+            .or_insert(Some(order));
+    }
+
+    /// Reorders the fields of every struct and struct variant in `file` that some schema
+    /// declares unambiguously.
+    pub(crate) fn apply(&self, file: &mut syn::File) {
+        if self.by_members.is_empty() {
+            return;
+        }
+        for item in &mut file.items {
+            match item {
+                Item::Struct(item) => {
+                    if let Fields::Named(fields) = &mut item.fields {
+                        self.reorder(fields);
+                    }
+                }
+                Item::Enum(item) => {
+                    for variant in &mut item.variants {
+                        if let Fields::Named(fields) = &mut variant.fields {
+                            self.reorder(fields);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn reorder(&self, fields: &mut FieldsNamed) {
+        let named: Vec<Option<String>> = fields
+            .named
+            .iter()
+            .map(|field| {
+                let ident = field.ident.as_ref()?;
+                (!serde_flag(&field.attrs, "flatten")).then(|| json_name(&field.attrs, ident))
+            })
+            .collect();
+        let members: BTreeSet<String> = named.iter().flatten().cloned().collect();
+        if members.len() != named.iter().flatten().count() {
+            return;
+        }
+        let Some(Some(order)) = self.by_members.get(&members) else {
+            return;
+        };
+        let position = |name: &Option<String>| match name {
+            Some(name) => order.iter().position(|n| n == name).unwrap_or(usize::MAX),
+            None => usize::MAX,
+        };
+        let mut keyed: Vec<(usize, syn::Field)> = named
+            .iter()
+            .map(position)
+            .zip(std::mem::take(&mut fields.named))
+            .collect();
+        // Stable: flattened fields keep their places relative to each other, after the rest.
+        keyed.sort_by_key(|(position, _)| *position);
+        fields.named = keyed.into_iter().map(|(_, field)| field).collect();
+    }
+}
+
+/// The member orders a struct made from `object` can have: its own members; with the members
+/// of its inline `allOf` branches after them, as typify merges them; and for each inline
+/// `anyOf`/`oneOf` branch, those followed by the branch's own, as the branch's variant has
+/// them.
+fn declared_orders(object: &serde_json::Map<String, Value>) -> Vec<Vec<String>> {
+    let inline = |keyword: &str| -> Vec<&serde_json::Map<String, Value>> {
+        let branches = object.get(keyword).and_then(Value::as_array);
+        branches
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object)
+            .collect()
+    };
+    let mut common = declared(object);
+    for branch in inline("allOf") {
+        append(&mut common, declared(branch));
+    }
+    let mut orders = vec![common.clone()];
+    for branch in [inline("anyOf"), inline("oneOf")].concat() {
+        let mut order = common.clone();
+        append(&mut order, declared(branch));
+        orders.push(order);
+    }
+    orders
+}
+
+fn append(order: &mut Vec<String>, more: Vec<String>) {
+    for name in more {
+        if !order.contains(&name) {
+            order.push(name);
+        }
+    }
+}
+
+/// The members `object` declares, in order: `properties` (without those declared `false`,
+/// which typify leaves out), then the `required` names it does not declare. Marks for
+/// nullable optional members are dropped, as [`json_name`] drops them.
+fn declared(object: &serde_json::Map<String, Value>) -> Vec<String> {
+    let unmarked = |name: &str| name.trim_end_matches(NULLABLE_OPTIONAL).to_string();
+    let properties = object.get("properties").and_then(Value::as_object);
+    let mut order: Vec<String> = properties
+        .into_iter()
+        .flatten()
+        .filter(|(_, schema)| **schema != Value::Bool(false))
+        .map(|(name, _)| unmarked(name))
+        .collect();
+    let required = object.get("required").and_then(Value::as_array);
+    let required = required.into_iter().flatten().filter_map(Value::as_str);
+    append(&mut order, required.map(unmarked).collect());
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+    use serde_json::json;
+
+    use super::*;
+
+    fn run(schemas: &[Value], code: proc_macro2::TokenStream) -> String {
+        let mut file: syn::File = syn::parse2(code).unwrap();
+        DeclaredOrders::collect(schemas).apply(&mut file);
+        prettyplease::unparse(&file)
+    }
+
+    fn unparse(code: proc_macro2::TokenStream) -> String {
+        prettyplease::unparse(&syn::parse2(code).unwrap())
+    }
+
+    #[test]
+    fn fields_follow_the_declared_order() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "temperature": { "type": "number" },
+                "humidity": { "type": "number" },
+                "conditions": { "type": "string" }
+            },
+            "required": ["temperature", "humidity", "conditions"]
+        });
+        let code = quote! {
+            pub struct WeatherData {
+                pub conditions: String,
+                pub humidity: f64,
+                pub temperature: f64,
+            }
+        };
+        let expected = quote! {
+            pub struct WeatherData {
+                pub temperature: f64,
+                pub humidity: f64,
+                pub conditions: String,
+            }
+        };
+        assert_eq!(run(&[schema], code), unparse(expected));
+    }
+
+    #[test]
+    fn renamed_marked_and_flattened_members_are_placed_by_their_json_names() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "zone\u{1}": { "type": ["string", "null"] },
+                "@type": { "type": "string" },
+                "ignored": false
+            },
+            "required": ["b"],
+            "additionalProperties": { "type": "integer" }
+        });
+        let code = quote! {
+            pub enum Shape {
+                Point {
+                    b: Value,
+                    #[serde(rename = "@type")]
+                    type_: String,
+                    #[serde(rename = "zone\u{1}")]
+                    zone: Option<Option<String>>,
+                    #[serde(flatten)]
+                    extra: Map,
+                },
+            }
+        };
+        let expected = quote! {
+            pub enum Shape {
+                Point {
+                    #[serde(rename = "zone\u{1}")]
+                    zone: Option<Option<String>>,
+                    #[serde(rename = "@type")]
+                    type_: String,
+                    b: Value,
+                    #[serde(flatten)]
+                    extra: Map,
+                },
+            }
+        };
+        assert_eq!(run(&[schema], code), unparse(expected));
+    }
+
+    #[test]
+    fn schemas_that_disagree_or_differ_leave_typify_order() {
+        let ab = json!({ "properties": { "a": {}, "b": {} } });
+        let ba = json!({ "$defs": { "X": { "properties": { "b": {}, "a": {} } } } });
+        let abc = json!({ "properties": { "c": {}, "b": {}, "a": {} } });
+        let code = quote! {
+            pub struct Two { pub a: i64, pub b: i64 }
+            pub struct Merged { pub a: i64, pub b: i64, pub c: i64, pub d: i64 }
+        };
+        assert_eq!(run(&[ab, ba, abc], code.clone()), unparse(code));
+    }
+
+    #[test]
+    fn members_merged_from_inline_branches_follow_the_holder_then_the_branch() {
+        let schema = json!({
+            "properties": { "title": {} },
+            "allOf": [{ "properties": { "owner": {} } }],
+            "anyOf": [
+                { "properties": { "zip": {} }, "required": ["zip"] },
+                { "properties": { "region": {} } }
+            ]
+        });
+        let code = quote! {
+            pub enum Place {
+                Region { owner: String, region: String, title: String },
+                Zip { owner: String, title: String, zip: String },
+            }
+            pub struct Record { pub owner: String, pub title: String }
+        };
+        let expected = quote! {
+            pub enum Place {
+                Region { title: String, owner: String, region: String },
+                Zip { title: String, owner: String, zip: String },
+            }
+            pub struct Record { pub title: String, pub owner: String }
+        };
+        assert_eq!(run(&[schema], code), unparse(expected));
+    }
+
+    #[test]
+    fn data_that_looks_like_a_schema_is_not_read() {
+        let schema = json!({
+            "type": "object",
+            "properties": { "a": {}, "b": {} },
+            "default": { "properties": { "b": 1, "a": 2 } },
+            "examples": [{ "properties": { "b": 1, "a": 2 } }]
+        });
+        let code = quote! { pub struct T { pub b: i64, pub a: i64 } };
+        let expected = quote! { pub struct T { pub a: i64, pub b: i64 } };
+        assert_eq!(run(&[schema], code), unparse(expected));
+    }
+}
