@@ -17,7 +17,7 @@ use crate::schema::{Children, children, escape, for_each_child_mut, open_branch}
 ///
 /// `not` only ever rejects values, so without it a type accepts more, never less; validation
 /// still enforces it. typify reads only a negated `true`/`false`, `{}` (no value) and `enum` /
-/// `const` lists; in anything else it ignores keywords it does not know
+/// `const` lists of booleans, of numbers or of strings; in anything else it ignores keywords it does not know
 /// (`unevaluatedProperties`, `dependentSchemas`, ...) or turns untypable parts into
 /// `serde_json::Value`, which under `not` would make the type reject everything, or panics.
 pub(crate) fn drop_opaque_nots(schema: &mut Value) {
@@ -26,12 +26,28 @@ pub(crate) fn drop_opaque_nots(schema: &mut Value) {
     };
     let readable = |negated: &Value| match negated {
         Value::Bool(_) => true,
-        Value::Object(o) => o.keys().all(|k| {
-            matches!(
-                k.as_str(),
-                "enum" | "const" | "$comment" | "description" | "title"
-            )
-        }),
+        Value::Object(o) => {
+            let listed = o.keys().all(|k| {
+                matches!(
+                    k.as_str(),
+                    "enum" | "const" | "$comment" | "description" | "title"
+                )
+            });
+            // typify infers the type of the values it denies: all booleans, all numbers or all
+            // strings. It panics on `null`, arrays, objects, a mix, or no value at all.
+            let values = o.get("enum").and_then(Value::as_array);
+            let values = values.into_iter().flatten().chain(o.get("const"));
+            let kinds: Option<BTreeSet<u8>> = values
+                .map(|value| match value {
+                    Value::Bool(_) => Some(0),
+                    Value::Number(_) => Some(1),
+                    Value::String(_) => Some(2),
+                    _ => None,
+                })
+                .collect();
+            let lists = o.contains_key("enum") || o.contains_key("const");
+            listed && (!lists || kinds.is_some_and(|kinds| kinds.len() == 1))
+        }
         _ => false,
     };
     if object.get("not").is_some_and(|negated| !readable(negated)) {
@@ -697,7 +713,9 @@ pub(crate) fn settle_boolean_branches(schema: &mut Value) {
         };
         // Beside other branches, a branch that never counts is left out: `true` in an `allOf`,
         // `false` in an `anyOf` or `oneOf` (typify panics on a `false` branch). A `false` in an
-        // `allOf` matches nothing.
+        // `allOf` matches nothing. A `true` that counts (in an `anyOf`, or a `oneOf`, where it
+        // means "anything the others do not match") is written as the `{}` it equals: typify
+        // panics on `true` there and reads `{}` as a variant that holds any value.
         if branches.iter().any(|b| boolean(b).is_none()) {
             let all_of = keyword == "allOf";
             if all_of && branches.iter().any(|b| boolean(b) == Some(false)) {
@@ -705,6 +723,11 @@ pub(crate) fn settle_boolean_branches(schema: &mut Value) {
             }
             let never_counts = Some(all_of);
             branches.retain(|b| boolean(b) != never_counts);
+            for branch in branches.iter_mut() {
+                if *branch == Value::Bool(true) {
+                    *branch = json!({});
+                }
+            }
             continue;
         }
         let trues = branches.iter().filter(|b| boolean(b) == Some(true)).count();
@@ -1542,10 +1565,16 @@ mod tests {
         }
         // A branch that is not boolean may carry annotations or shape the type: left as is,
         // and so is a boolean branch that counts beside it (a `oneOf` with `true` means
-        // "anything but the others"). One that never counts is left out (typify panicked on
-        // `false` in a `oneOf`).
-        let mixed = json!({ "anyOf": [true, { "properties": { "a": true } }] });
-        assert_eq!(settle(mixed.clone()), mixed);
+        // "anything but the others"), written as `{}` (typify panicked on `true` there). One
+        // that never counts is left out (typify panicked on `false` in a `oneOf`).
+        let a = json!({ "properties": { "a": true } });
+        for keyword in ["anyOf", "oneOf"] {
+            assert_eq!(
+                settle(json!({ keyword: [true, a] })),
+                json!({ keyword: [{}, a] }),
+                "{keyword}"
+            );
+        }
         let x = json!({ "enum": ["x"] });
         for (keyword, branches, settled) in [
             ("oneOf", json!([false, x, {}]), json!({ "oneOf": [x, {}] })),
@@ -1571,7 +1600,14 @@ mod tests {
                 "never": { "not": {} },
                 "never_either": { "not": true },
                 "no_red": { "type": "string", "not": { "enum": ["red"] } },
-                "nested": { "items": { "not": { "$ref": "#/$defs/A" } } }
+                "not_two": { "not": { "const": 2 } },
+                "nested": { "items": { "not": { "$ref": "#/$defs/A" } } },
+                // typify panicked on each of these.
+                "not_null": { "not": { "enum": [null] } },
+                "not_null_either": { "not": { "const": null } },
+                "mixed": { "not": { "enum": [1, "a"] } },
+                "listed": { "not": { "enum": [[1]] } },
+                "empty": { "not": { "enum": [] } }
             },
             "$defs": { "A": { "not": { "anyOf": [true] } } }
         });
@@ -1584,7 +1620,13 @@ mod tests {
                     "never": { "not": {} },
                     "never_either": { "not": true },
                     "no_red": { "type": "string", "not": { "enum": ["red"] } },
-                    "nested": { "items": {} }
+                    "not_two": { "not": { "const": 2 } },
+                    "nested": { "items": {} },
+                    "not_null": {},
+                    "not_null_either": {},
+                    "mixed": {},
+                    "listed": {},
+                    "empty": {}
                 },
                 "$defs": { "A": {} }
             })

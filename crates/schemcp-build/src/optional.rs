@@ -10,9 +10,10 @@
 //! marked and required ([`crate::schema::mark_nullable_optionals`]), so its type holds `null`;
 //! here it gets the `Option` for absence back: `Option<Option<T>>`, `null` being `Some(None)`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use quote::quote;
+use syn::visit_mut::{self, VisitMut};
 use syn::{Field, GenericArgument, PathArguments, Type};
 
 use crate::schema::NULLABLE_OPTIONAL;
@@ -48,20 +49,117 @@ pub(crate) fn keep_optional_members(file: &mut syn::File) {
         }
         value_aliases = found;
     }
+    // Owner (`Struct`, or `Enum::Variant`) -> the fields now wrapped in an `Option`.
+    let mut wrapped: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut keep = |owner: String, field: &mut Field| {
+        if keep_member(field, &value_aliases)
+            && let Some(ident) = &field.ident
+        {
+            wrapped.entry(owner).or_default().insert(ident.to_string());
+        }
+    };
     for item in &mut file.items {
         match item {
-            syn::Item::Struct(item) => item
-                .fields
-                .iter_mut()
-                .for_each(|field| keep_member(field, &value_aliases)),
+            syn::Item::Struct(item) => {
+                let owner = item.ident.to_string();
+                for field in item.fields.iter_mut() {
+                    keep(owner.clone(), field);
+                }
+            }
             // typify inlines an object branch of an untagged enum as a struct variant.
-            syn::Item::Enum(item) => item
-                .variants
-                .iter_mut()
-                .flat_map(|variant| variant.fields.iter_mut())
-                .for_each(|field| keep_member(field, &value_aliases)),
+            syn::Item::Enum(item) => {
+                for variant in item.variants.iter_mut() {
+                    let owner = format!("{}::{}", item.ident, variant.ident);
+                    for field in variant.fields.iter_mut() {
+                        keep(owner.clone(), field);
+                    }
+                }
+            }
             _ => {}
         }
+    }
+    if !wrapped.is_empty() {
+        WrapInitializers {
+            wrapped: &wrapped,
+            self_type: None,
+        }
+        .visit_file_mut(file);
+    }
+}
+
+/// Wraps, in typify's default values (its `Default` impls and `defaults` functions), what a
+/// wrapped field is given: `vec![..]` becomes `Some(vec![..])`, `Some(x)` for a member that
+/// may be `null` becomes `Some(Some(x))`. Without it, a `default` naming such a member gave
+/// code that does not compile. `None` and `Default::default()` stay: the member is absent.
+/// (typify renders a `null` the default writes as `None` too, so that `null` is absent in the
+/// value filled in; validation accepts both, as the member is optional.)
+struct WrapInitializers<'a> {
+    wrapped: &'a BTreeMap<String, BTreeSet<String>>,
+    /// The type of the `impl` block being visited, for `Self { .. }`.
+    self_type: Option<String>,
+}
+
+impl WrapInitializers<'_> {
+    fn owner(&self, path: &syn::Path) -> Option<&BTreeSet<String>> {
+        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let key = match names.as_slice() {
+            [.., last] if last == "Self" => self.self_type.clone()?,
+            [.., owner, variant] if self.wrapped.contains_key(&format!("{owner}::{variant}")) => {
+                format!("{owner}::{variant}")
+            }
+            [.., last] => last.clone(),
+            [] => return None,
+        };
+        self.wrapped.get(&key)
+    }
+}
+
+impl VisitMut for WrapInitializers<'_> {
+    fn visit_item_impl_mut(&mut self, block: &mut syn::ItemImpl) {
+        let outer = self.self_type.take();
+        if let Type::Path(path) = &*block.self_ty {
+            self.self_type = path.path.segments.last().map(|s| s.ident.to_string());
+        }
+        visit_mut::visit_item_impl_mut(self, block);
+        self.self_type = outer;
+    }
+
+    fn visit_expr_struct_mut(&mut self, expr: &mut syn::ExprStruct) {
+        visit_mut::visit_expr_struct_mut(self, expr);
+        let Some(fields) = self.owner(&expr.path) else {
+            return;
+        };
+        for field in expr.fields.iter_mut() {
+            let syn::Member::Named(ident) = &field.member else {
+                continue;
+            };
+            if field.colon_token.is_none()
+                || !fields.contains(&ident.to_string())
+                || leaves_absent(&field.expr)
+            {
+                continue;
+            }
+            let value = &field.expr;
+            field.expr = syn::parse_quote!(::std::option::Option::Some(#value));
+        }
+    }
+}
+
+/// `None` or `Default::default()`: an initializer that leaves a wrapped member absent.
+fn leaves_absent(expr: &syn::Expr) -> bool {
+    let path = match expr {
+        syn::Expr::Path(path) => &path.path,
+        syn::Expr::Call(call) if call.args.is_empty() => match &*call.func {
+            syn::Expr::Path(path) => &path.path,
+            _ => return false,
+        },
+        _ => return false,
+    };
+    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match (expr, names.as_slice()) {
+        (syn::Expr::Path(_), [.., last]) => last == "None",
+        (_, [.., owner, function]) => owner == "Default" && function == "default",
+        _ => false,
     }
 }
 
@@ -113,9 +211,10 @@ fn serde_options(field: &Field) -> Option<(usize, Vec<SerdeOption>)> {
     Some((index, parse_serde(attr)?))
 }
 
-fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) {
+/// Rewrites one field; whether its type was wrapped in an `Option`.
+fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) -> bool {
     let Some((index, options)) = serde_options(field) else {
-        return;
+        return false;
     };
     let value = |name: &str| {
         options
@@ -139,7 +238,7 @@ fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) {
             rename = (!as_ident).then_some(name);
             (true, true)
         }
-        None if has("flatten") || has("deserialize_with") || has("with") => return,
+        None if has("flatten") || has("deserialize_with") || has("with") => return false,
         None if has("default")
             && skip
                 .as_deref()
@@ -153,7 +252,7 @@ fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) {
         {
             (false, true)
         }
-        None => return,
+        None => return false,
     };
     if wrap {
         let ty = &field.ty;
@@ -170,6 +269,7 @@ fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) {
             skip_serializing_if = "::std::option::Option::is_none"
         )]
     };
+    wrap
 }
 
 fn is_transparent(attrs: &[syn::Attribute]) -> bool {
@@ -278,5 +378,64 @@ mod tests {
             }
         };
         assert_eq!(code, prettyplease::unparse(&syn::parse2(expected).unwrap()));
+    }
+
+    #[test]
+    fn default_values_of_wrapped_members_are_wrapped() {
+        let code = rewritten(quote! {
+            pub struct Options {
+                #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+                pub tags: ::std::vec::Vec<::std::string::String>,
+                #[serde(rename = "cursor\u{1}")]
+                pub cursor: ::std::option::Option<::std::string::String>,
+                #[serde(rename = "note\u{1}")]
+                pub note: ::std::option::Option<::std::string::String>,
+                #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+                pub rest: ::std::vec::Vec<i64>,
+                pub limit: i64,
+            }
+            impl ::std::default::Default for Options {
+                fn default() -> Self {
+                    Self {
+                        tags: vec!["a".to_string()],
+                        cursor: ::std::option::Option::Some("x".to_string()),
+                        note: ::std::option::Option::None,
+                        rest: Default::default(),
+                        limit: 3_i64,
+                    }
+                }
+            }
+            pub mod defaults {
+                pub(super) fn t_options() -> super::Options {
+                    super::Options { tags: vec![], cursor: None, note: None, rest: vec![1], limit: 1 }
+                }
+            }
+        });
+        let expected = quote! {
+            impl ::std::default::Default for Options {
+                fn default() -> Self {
+                    Self {
+                        tags: ::std::option::Option::Some(vec!["a".to_string()]),
+                        cursor: ::std::option::Option::Some(::std::option::Option::Some("x".to_string())),
+                        note: ::std::option::Option::None,
+                        rest: Default::default(),
+                        limit: 3_i64,
+                    }
+                }
+            }
+            pub mod defaults {
+                pub(super) fn t_options() -> super::Options {
+                    super::Options {
+                        tags: ::std::option::Option::Some(vec![]),
+                        cursor: None,
+                        note: None,
+                        rest: ::std::option::Option::Some(vec![1]),
+                        limit: 1,
+                    }
+                }
+            }
+        };
+        let expected = prettyplease::unparse(&syn::parse2(expected).unwrap());
+        assert!(code.ends_with(&expected), "{code}");
     }
 }

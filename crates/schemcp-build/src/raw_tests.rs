@@ -333,19 +333,24 @@ fn inline_titles_that_disagree_get_qualified_names() {
 /// Each case: a schema typify cannot handle, and the pointer the error must name.
 #[test]
 fn typify_failures_are_diagnostics_not_panics() {
-    // A `oneOf` with a `true` branch ("anything but the other branch") reaches typify, which
-    // panics on it (`unreachable!`).
-    let negation = json!({ "oneOf": [true, { "type": "string", "enum": ["x"] }] });
+    // typify panics on an `x-rust-type` whose path does not parse.
+    let unparsable = json!({
+        "type": "object",
+        "properties": { "at": {
+            "type": "object",
+            "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::not a path" }
+        } }
+    });
     let mut in_defs = object(json!({ "p": { "$ref": "#/$defs/Bad" } }));
-    in_defs["$defs"] = json!({ "Bad": negation.clone() });
+    in_defs["$defs"] = json!({ "Bad": unparsable.clone() });
     let cases = [
         (
-            tool("t", object(json!({})), Some(negation.clone())),
+            tool("t", object(json!({})), Some(unparsable.clone())),
             "/outputSchema",
             "[unsupported-schema]",
         ),
         (
-            tool("t", object(json!({ "p": negation.clone() })), None),
+            tool("t", object(json!({ "p": unparsable.clone() })), None),
             "/inputSchema",
             "[unsupported-schema]",
         ),
@@ -393,9 +398,15 @@ fn typify_failures_are_diagnostics_not_panics() {
 
 #[test]
 fn fallback_to_value_is_opt_in_and_warns() {
-    // "Anything but `x`": typify panics on a `oneOf` with a `true` branch.
-    let negation = json!({ "oneOf": [true, { "type": "string", "enum": ["x"] }] });
-    let tools = [tool("t", object(json!({})), Some(negation))];
+    // typify panics on an `x-rust-type` whose path does not parse.
+    let unparsable = json!({
+        "type": "object",
+        "properties": { "at": {
+            "type": "object",
+            "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::not a path" }
+        } }
+    });
+    let tools = [tool("t", object(json!({})), Some(unparsable))];
     assert!(generate(&builder(), &tools, &[]).is_err());
     let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
     assert!(

@@ -158,6 +158,29 @@ fn demangle(name: &str) -> Option<(usize, &str)> {
     Some((class, rest))
 }
 
+/// `message` with each [`mangled`] name written as the class's name in `names`: typify's
+/// errors name the types it was converting, and a diagnostic must not show the stand-ins.
+fn unmangled(message: &str, names: &[String]) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find(MANGLE_PREFIX) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        match demangle(rest) {
+            Some((class, after)) if class < names.len() => {
+                out.push_str(&names[class]);
+                rest = after;
+            }
+            _ => {
+                out.push_str(MANGLE_PREFIX);
+                rest = &rest[MANGLE_PREFIX.len()..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Converts every tool's schemas; `Err` holds every problem found.
 pub(crate) fn generate(
     tools: &[ToolSchemas<'_>],
@@ -225,6 +248,7 @@ pub(crate) fn generate(
             let mut problems = Vec::new();
             for c in 0..classes.len() {
                 if let Err(message) = plan.probe(c, &mangled_names) {
+                    let message = unmangled(&message, &names);
                     let member = &members[classes[c].first()];
                     if options.fallback_to_value {
                         fallback.insert(c);
@@ -243,7 +267,7 @@ pub(crate) fn generate(
                 Some(prediction) => prediction,
                 None => plan
                     .predict(&mangled_names, &fallback)
-                    .map_err(|message| vec![set_problem(&message)])?,
+                    .map_err(|message| vec![set_problem(&unmangled(&message, &names))])?,
             };
             let mut trial_names = names.clone();
             let mut trial_warnings = Vec::new();
@@ -1885,6 +1909,18 @@ mod tests {
             assert_eq!(demangle(&format!("{name}Mode")), Some((c, "Mode")));
         }
         assert_eq!(demangle("Zzschemcp1"), None);
+        let names = ["TInput".to_string(), "Day".to_string()];
+        assert_eq!(
+            unmangled(
+                &format!(
+                    "invalid schema for {}_v, {}; Zzschemcp9Zz",
+                    mangled(0),
+                    mangled(1)
+                ),
+                &names
+            ),
+            "invalid schema for TInput_v, Day; Zzschemcp9Zz"
+        );
         assert_eq!(demangle("RootMode"), None);
     }
 

@@ -92,11 +92,17 @@ fn typify_panics_become_diagnostics_with_file_pointer_line_and_column() {
   "name": "branchy",
   "inputSchema": { "type": "object" },
   "outputSchema": {
-    "oneOf": [true, { "type": "string", "enum": ["a"] }]
+    "type": "object",
+    "properties": {
+      "at": {
+        "type": "object",
+        "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::not a path" }
+      }
+    }
   }
 }
 "##;
-    // "Anything but `a`": typify panics on a `oneOf` with a `true` branch.
+    // typify panics on an `x-rust-type` whose path does not parse.
     let diagnostics = failure("negation", &[("branchy.json", text)]);
     assert_eq!(diagnostics.0.len(), 1, "{diagnostics}");
     let d = &diagnostics.0[0];
@@ -149,7 +155,8 @@ fn a_failing_shared_definition_is_reported_in_its_own_file() {
     let common = r##"{
   "$defs": {
     "Odd": {
-      "oneOf": [true, { "type": "string", "enum": ["even"] }]
+      "type": "object",
+      "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::odd path" }
     }
   }
 }

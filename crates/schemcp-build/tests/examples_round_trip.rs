@@ -26,3 +26,15 @@ fn a_lossy_example_is_reported_and_the_others_round_trip() {
         "{message}"
     );
 }
+
+/// typify writes an object `default` as a `Default` impl; members the generator wraps in an
+/// `Option` (optional arrays and maps, members that may be `null`) are wrapped there too, so
+/// the code compiles and the value is the default as written.
+#[test]
+fn an_object_default_is_filled_in_as_written() {
+    let options = tools::FillsDefaultsInputOptions::default();
+    assert_eq!(
+        serde_json::to_string(&options).unwrap(),
+        r#"{"include":[],"weights":{"recent":2.5},"cursor":"start","limit":10}"#
+    );
+}

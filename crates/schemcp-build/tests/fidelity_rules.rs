@@ -319,6 +319,17 @@ fn boolean_branches_settle_to_every_value_or_none() {
     let (code, warnings) = strict(json!({ "anyOf": [false, false] })).unwrap();
     assert!(warnings.is_empty(), "{warnings:?}");
     assert!(code.contains("pub enum TOutput {}"), "{code}");
+    // A `true` beside other branches counts: in a `oneOf` it holds whatever the others do not
+    // match, so its variant holds any value.
+    for keyword in ["oneOf", "anyOf"] {
+        let (code, warnings) = strict(json!({ keyword: [true, { "type": "string" }] }))
+            .unwrap_or_else(|e| panic!("{keyword}: {e:?}"));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert!(
+            code.contains("Variant0(::schemcp_runtime::__private::serde_json::Value)"),
+            "{code}"
+        );
+    }
 }
 
 #[test]
@@ -530,4 +541,26 @@ fn enum_values_typify_would_name_alike_get_spelled_out_variants() {
         assert!(code.contains(expected), "{expected} in {code}");
     }
     assert!(!code.contains('\u{e000}'), "{code}");
+}
+
+#[test]
+fn negated_values_typify_cannot_infer_a_type_for_are_left_to_validation() {
+    // typify panicked on each: it infers the denied values' type, and knows no `null`, array
+    // or object there, nor a mix of kinds.
+    for negated in [
+        json!({ "enum": [null] }),
+        json!({ "const": null }),
+        json!({ "enum": [1, "a"] }),
+        json!({ "enum": [[1]] }),
+    ] {
+        let schema = json!({ "type": "object", "properties": { "v": { "not": negated } } });
+        let (code, warnings) = strict(schema).unwrap_or_else(|e| panic!("{negated}: {e:?}"));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert!(
+            code.contains(
+                "pub v: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>"
+            ),
+            "{negated}: {code}"
+        );
+    }
 }
