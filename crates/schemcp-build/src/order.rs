@@ -8,15 +8,13 @@
 //! made from.
 //!
 //! The generated code does not say which schema a struct came from, so a struct is matched by
-//! its members: the schemas that declare exactly those members (`properties`, then `required`
-//! names `properties` leaves out, as typify adds them), counting the members typify merges
-//! into one struct from inline branches (a schema's own, then its `allOf` branches', then one
-//! `anyOf` or `oneOf` branch's). When all of them declare the members in one order, the fields
-//! take it. A struct matched by no schema (merged through a `$ref`), or by schemas that
-//! disagree, keeps typify's order: a guess would make the order depend on what else the
-//! contract holds.
-//! Flattened fields (`extra`, the members no property names) stay last, where typify puts
-//! them.
+//! its members: the schemas that hold exactly those members as typify merges them (those of
+//! `properties`, of a `$ref`'s target and of `allOf` branches, in the order those keywords are
+//! written, then the `required` names none declares; for a union's variant, one `anyOf` or
+//! `oneOf` branch's after them). When all of them hold the members in one order, the fields
+//! take it. A struct matched by no schema, or by schemas that disagree, keeps typify's order:
+//! a guess would make the order depend on what else the contract holds. Flattened fields
+//! (`extra`, the members no property names) stay last, where typify puts them.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -34,17 +32,25 @@ pub(crate) struct DeclaredOrders {
 }
 
 impl DeclaredOrders {
-    /// Reads the order of every object schema in `schemas` and their subschemas.
+    /// Reads the order of every object schema in `schemas` and their subschemas, without
+    /// following references.
+    #[cfg(test)]
     pub(crate) fn collect<'a>(schemas: impl IntoIterator<Item = &'a Value>) -> Self {
         let mut orders = DeclaredOrders::default();
         for schema in schemas {
-            for_each_subschema(schema, "", false, &mut |object, _| {
-                for order in declared_orders(object) {
-                    orders.add(order);
-                }
-            });
+            orders.read(schema, &|_| None);
         }
         orders
+    }
+
+    /// Reads the order of every object schema in `schema` and its subschemas; `resolve` gives
+    /// the schema a `$ref` there names.
+    pub(crate) fn read<'a>(&mut self, schema: &Value, resolve: Resolve<'a, '_>) {
+        for_each_subschema(schema, "", false, &mut |object, _| {
+            for order in declared_orders(object, resolve) {
+                self.add(order);
+            }
+        });
     }
 
     fn add(&mut self, order: Vec<String>) {
@@ -118,30 +124,69 @@ impl DeclaredOrders {
     }
 }
 
-/// The member orders a struct made from `object` can have: its own members; with the members
-/// of its inline `allOf` branches after them, as typify merges them; and for each inline
+/// The schema a `$ref` names, where the generator knows it.
+pub(crate) type Resolve<'a, 'r> = &'r dyn Fn(&str) -> Option<&'a Value>;
+
+/// The member orders a struct made from `object` can have: its own members; and for each
 /// `anyOf`/`oneOf` branch, those followed by the branch's own, as the branch's variant has
 /// them.
-fn declared_orders(object: &serde_json::Map<String, Value>) -> Vec<Vec<String>> {
-    let inline = |keyword: &str| -> Vec<&serde_json::Map<String, Value>> {
-        let branches = object.get(keyword).and_then(Value::as_array);
-        branches
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_object)
-            .collect()
-    };
-    let mut common = declared(object);
-    for branch in inline("allOf") {
-        append(&mut common, declared(branch));
-    }
+fn declared_orders<'a>(
+    object: &serde_json::Map<String, Value>,
+    resolve: Resolve<'a, '_>,
+) -> Vec<Vec<String>> {
+    let common = own(object, resolve, 0);
     let mut orders = vec![common.clone()];
-    for branch in [inline("anyOf"), inline("oneOf")].concat() {
-        let mut order = common.clone();
-        append(&mut order, declared(branch));
-        orders.push(order);
+    for keyword in ["anyOf", "oneOf"] {
+        let branches = object.get(keyword).and_then(Value::as_array);
+        for branch in branches.into_iter().flatten().filter_map(Value::as_object) {
+            let mut order = common.clone();
+            append(&mut order, own(branch, resolve, 0));
+            orders.push(order);
+        }
     }
     orders
+}
+
+/// The members `object` holds as typify merges them, in the order its keywords are written:
+/// `properties` (without those declared `false`, which typify leaves out), a `$ref`'s target's
+/// members, each `allOf` branch's; then the `required` names none of them declares. Marks for
+/// nullable optional members are dropped, as [`json_name`] drops them.
+fn own<'a>(
+    object: &serde_json::Map<String, Value>,
+    resolve: Resolve<'a, '_>,
+    depth: usize,
+) -> Vec<String> {
+    // Deep enough for any inheritance chain written by hand; a cycle stops here.
+    const DEPTH: usize = 8;
+    let unmarked = |name: &str| name.trim_end_matches(NULLABLE_OPTIONAL).to_string();
+    let mut order = Vec::new();
+    for (keyword, value) in object {
+        match (keyword.as_str(), value) {
+            ("properties", Value::Object(properties)) => append(
+                &mut order,
+                properties
+                    .iter()
+                    .filter(|(_, schema)| **schema != Value::Bool(false))
+                    .map(|(name, _)| unmarked(name))
+                    .collect(),
+            ),
+            ("$ref", Value::String(reference)) if depth < DEPTH => {
+                if let Some(Value::Object(target)) = resolve(reference) {
+                    append(&mut order, own(target, resolve, depth + 1));
+                }
+            }
+            ("allOf", Value::Array(branches)) if depth < DEPTH => {
+                for branch in branches.iter().filter_map(Value::as_object) {
+                    append(&mut order, own(branch, resolve, depth + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    let required = object.get("required").and_then(Value::as_array);
+    let required = required.into_iter().flatten().filter_map(Value::as_str);
+    append(&mut order, required.map(unmarked).collect());
+    order
 }
 
 fn append(order: &mut Vec<String>, more: Vec<String>) {
@@ -150,24 +195,6 @@ fn append(order: &mut Vec<String>, more: Vec<String>) {
             order.push(name);
         }
     }
-}
-
-/// The members `object` declares, in order: `properties` (without those declared `false`,
-/// which typify leaves out), then the `required` names it does not declare. Marks for
-/// nullable optional members are dropped, as [`json_name`] drops them.
-fn declared(object: &serde_json::Map<String, Value>) -> Vec<String> {
-    let unmarked = |name: &str| name.trim_end_matches(NULLABLE_OPTIONAL).to_string();
-    let properties = object.get("properties").and_then(Value::as_object);
-    let mut order: Vec<String> = properties
-        .into_iter()
-        .flatten()
-        .filter(|(_, schema)| **schema != Value::Bool(false))
-        .map(|(name, _)| unmarked(name))
-        .collect();
-    let required = object.get("required").and_then(Value::as_array);
-    let required = required.into_iter().flatten().filter_map(Value::as_str);
-    append(&mut order, required.map(unmarked).collect());
-    order
 }
 
 #[cfg(test)]
@@ -293,6 +320,29 @@ mod tests {
             pub struct Record { pub title: String, pub owner: String }
         };
         assert_eq!(run(&[schema], code), unparse(expected));
+    }
+
+    #[test]
+    fn members_of_a_referenced_base_come_first() {
+        let base = json!({ "properties": { "name": {}, "id": {} }, "required": ["name", "id"] });
+        let schema = json!({
+            "allOf": [
+                { "$ref": "#/$defs/Base" },
+                { "properties": { "zeta": {}, "alpha": {} } }
+            ]
+        });
+        let resolve = |reference: &str| (reference == "#/$defs/Base").then_some(&base);
+        let mut orders = DeclaredOrders::default();
+        orders.read(&schema, &resolve);
+        let mut file: syn::File = syn::parse2(quote! {
+            pub struct Pet { pub alpha: i64, pub id: i64, pub name: String, pub zeta: String }
+        })
+        .unwrap();
+        orders.apply(&mut file);
+        let expected = quote! {
+            pub struct Pet { pub name: String, pub id: i64, pub zeta: String, pub alpha: i64 }
+        };
+        assert_eq!(prettyplease::unparse(&file), unparse(expected));
     }
 
     #[test]

@@ -181,6 +181,19 @@ fn unmangled(message: &str, names: &[String]) -> String {
     out
 }
 
+/// The member orders of every member's schemas, references followed within the member.
+fn declared_orders(members: &[Member]) -> DeclaredOrders {
+    let mut orders = DeclaredOrders::default();
+    for member in members {
+        let resolve = |reference: &str| {
+            let (_, target) = member.refs.iter().find(|(r, _)| r == reference)?;
+            Some(&members[*target].schema)
+        };
+        orders.read(&member.schema, &resolve);
+    }
+    orders
+}
+
 /// Converts every tool's schemas; `Err` holds every problem found.
 pub(crate) fn generate(
     tools: &[ToolSchemas<'_>],
@@ -217,7 +230,7 @@ pub(crate) fn generate(
         class_of: &class_of,
         options,
         placeholders,
-        orders: DeclaredOrders::collect(members.iter().map(|m| &m.schema)),
+        orders: declared_orders(&members),
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
 
