@@ -12,7 +12,16 @@ use crate::fields::{derive_paths, json_name, serde_flag};
 
 /// Why `file` must not be emitted, if it must not. The types are named in typify's working
 /// names there, which mean nothing to the author; the caller names the schema's pointer.
-pub(crate) fn refusal(file: &syn::File) -> Option<String> {
+/// `says_no_value`: whether some schema converted into `file` rejects every value somewhere
+/// (`false`, `"not": {}`, `"enum": []`), which typify rightly types as an enum without
+/// variants.
+pub(crate) fn refusal(file: &syn::File, says_no_value: bool) -> Option<String> {
+    if !says_no_value && let Some(name) = without_variants(file) {
+        return Some(format!(
+            "typify gives it a type no value fits (`enum {name} {{}}`), where the schema accepts \
+             values, so every call would be refused"
+        ));
+    }
     if let Some((_, member)) = declared_twice(file) {
         return Some(format!(
             "typify declares the member `{member}` twice in one type, which no value fits"
@@ -22,6 +31,16 @@ pub(crate) fn refusal(file: &syn::File) -> Option<String> {
         "typify checks this schema's values against a list of values of a type it cannot \
          compare, and the code would not compile"
             .to_string()
+    })
+}
+
+/// The first enum in `file` without variants. typify makes one for a schema that accepts no
+/// value, and also where it merges the branches of mixed `allOf`/`anyOf`/`oneOf` wrongly
+/// (e.g. a `required` member beside an `anyOf` whose one branch is closed without it).
+fn without_variants(file: &syn::File) -> Option<String> {
+    file.items.iter().find_map(|item| match item {
+        Item::Enum(item) if item.variants.is_empty() => Some(item.ident.to_string()),
+        _ => None,
     })
 }
 
@@ -141,7 +160,7 @@ mod tests {
         let broken = file(syn::parse_quote!(#[derive(Clone, Debug)]));
         assert_eq!(uncomparable_value_list(&broken), Some("Inner".to_string()));
         assert_eq!(
-            refusal(&broken).as_deref(),
+            refusal(&broken, false).as_deref(),
             Some(
                 "typify checks this schema's values against a list of values of a type it \
                  cannot compare, and the code would not compile"
@@ -149,5 +168,22 @@ mod tests {
         );
         let fine = file(syn::parse_quote!(#[derive(Clone, Debug, PartialEq)]));
         assert_eq!(uncomparable_value_list(&fine), None);
+    }
+
+    #[test]
+    fn an_enum_without_variants_is_refused_unless_a_schema_says_no_value() {
+        let file: syn::File = syn::parse_quote! {
+            pub enum Fine { A }
+            pub enum Never {}
+        };
+        assert_eq!(without_variants(&file), Some("Never".to_string()));
+        assert_eq!(
+            refusal(&file, false).as_deref(),
+            Some(
+                "typify gives it a type no value fits (`enum Never {}`), where the schema \
+                 accepts values, so every call would be refused"
+            )
+        );
+        assert_eq!(refusal(&file, true), None);
     }
 }

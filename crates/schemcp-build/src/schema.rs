@@ -81,6 +81,91 @@ pub(crate) fn mentions(object: &serde_json::Map<String, Value>, keywords: &[&str
     })
 }
 
+/// Whether `schema` rejects every value somewhere typify makes a type of it (an enum without
+/// variants): `false` as the schema itself, a definition, a branch or an item; `"not": {}`;
+/// `"enum": []`. `false` elsewhere is a rule typify reads otherwise (`additionalProperties:
+/// false` closes an object, a member declared `false` is left out) or does not type at all.
+pub(crate) fn says_no_value(schema: &Value) -> bool {
+    const TYPED: [&str; 7] = [
+        "$defs",
+        "definitions",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "items",
+        "prefixItems",
+    ];
+    let object = match schema {
+        Value::Bool(accepts) => return !accepts,
+        Value::Object(object) => object,
+        _ => return false,
+    };
+    let accepts_all =
+        |v: &Value| *v == Value::Bool(true) || v.as_object().is_some_and(|o| o.is_empty());
+    // A list of `null` alone leaves nothing for the type beside the `Option`.
+    let no_value_but_null = |values: &Vec<Value>| values.iter().all(Value::is_null);
+    if object
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(no_value_but_null)
+        || object.get("const") == Some(&Value::Null)
+        || object.get("not").is_some_and(accepts_all)
+        || disjoint_types(object)
+    {
+        return true;
+    }
+    let below = |keyword: &str, child: &Value| match child {
+        Value::Bool(false) => TYPED.contains(&keyword),
+        child => says_no_value(child),
+    };
+    object
+        .iter()
+        .filter(|(keyword, _)| *keyword != "not")
+        .any(|(keyword, value)| match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => {
+                map.values().any(|child| below(keyword, child))
+            }
+            (Some(Children::One | Children::List), Value::Array(list)) => {
+                list.iter().any(|child| below(keyword, child))
+            }
+            (Some(Children::One), child) => below(keyword, child),
+            _ => false,
+        })
+}
+
+/// Whether `object` and its `allOf` branches name kinds (`type`) no value has at once, such as
+/// `"allOf": [{"type": "number"}, {"type": "string"}]`.
+fn disjoint_types(object: &serde_json::Map<String, Value>) -> bool {
+    let kinds = |schema: &serde_json::Map<String, Value>| -> Option<BTreeSet<String>> {
+        let mut kinds: BTreeSet<String> = match schema.get("type")? {
+            Value::String(kind) => [kind.clone()].into(),
+            Value::Array(kinds) => kinds
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+            _ => return None,
+        };
+        // An integer is a number.
+        if kinds.contains("number") {
+            kinds.insert("integer".to_string());
+        }
+        Some(kinds)
+    };
+    let mut all = branches(object, "allOf")
+        .iter()
+        .filter_map(Value::as_object)
+        .chain([object])
+        .filter_map(kinds);
+    let Some(mut common) = all.next() else {
+        return false;
+    };
+    for kinds in all {
+        common = common.intersection(&kinds).cloned().collect();
+    }
+    common.is_empty()
+}
+
 /// Escapes a JSON pointer segment.
 pub(crate) fn escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
@@ -795,6 +880,34 @@ mod tests {
             schema["properties"]["inner"]["required"],
             json!([marked("n")])
         );
+    }
+
+    #[test]
+    fn says_no_value_where_typify_makes_a_type_without_values() {
+        for schema in [
+            json!(false),
+            json!({ "anyOf": [{ "type": "string" }, false] }),
+            json!({ "$defs": { "Never": false } }),
+            json!({ "type": "array", "items": false }),
+            json!({ "properties": { "a": { "not": {} } } }),
+            json!({ "properties": { "a": { "enum": [] } } }),
+            json!({ "enum": [null] }),
+            json!({ "allOf": [{ "type": "number" }, { "type": "string" }] }),
+            json!({ "type": ["string", "null"], "allOf": [{ "type": "integer" }] }),
+        ] {
+            assert!(says_no_value(&schema), "{schema}");
+        }
+        for schema in [
+            json!({ "type": "object", "additionalProperties": false }),
+            json!({ "properties": { "gone": false } }),
+            json!({ "not": { "anyOf": [false] } }),
+            json!({ "unevaluatedProperties": false, "propertyNames": { "enum": ["a"] } }),
+            json!({ "not": { "const": 1 } }),
+            json!({ "enum": [null, 1] }),
+            json!({ "type": "integer", "allOf": [{ "type": ["number", "null"] }, {}] }),
+        ] {
+            assert!(!says_no_value(&schema), "{schema}");
+        }
     }
 
     #[test]

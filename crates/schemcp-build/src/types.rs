@@ -42,7 +42,8 @@ use crate::order::DeclaredOrders;
 use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
     canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema, mark_defaults,
-    mark_nullable_optionals, may_be_null, mentions, untyped_message, untyped_subschemas,
+    mark_nullable_optionals, may_be_null, mentions, says_no_value, untyped_message,
+    untyped_subschemas,
 };
 
 /// One tool's schemas, as the generator needs them.
@@ -231,6 +232,7 @@ pub(crate) fn generate(
         options,
         placeholders,
         orders: declared_orders(&members),
+        says_no_value: members.iter().any(|m| says_no_value(&m.schema)),
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
 
@@ -1387,6 +1389,9 @@ struct Plan<'a> {
     placeholders: bool,
     /// The member orders the schemas declare, for the fields typify sorts by name.
     orders: DeclaredOrders,
+    /// Whether some schema rejects every value somewhere ([`says_no_value`]): only then may
+    /// typify's output hold an enum without variants.
+    says_no_value: bool,
 }
 
 /// A converted set: the space and each class's type.
@@ -1718,7 +1723,7 @@ impl Plan<'_> {
         }
         crate::fields::distinct_fields(&mut file);
         self.orders.apply(&mut file);
-        if let Some(refusal) = crate::checks::refusal(&file) {
+        if let Some(refusal) = crate::checks::refusal(&file, self.says_no_value) {
             return Err(refusal);
         }
         Ok(file)

@@ -564,3 +564,39 @@ fn negated_values_typify_cannot_infer_a_type_for_are_left_to_validation() {
         );
     }
 }
+
+#[test]
+fn a_type_without_values_for_a_schema_with_values_is_refused_or_a_value() {
+    // typify merged these branches into `pub enum TOutput {}`, which refused `{"c": "x"}`.
+    let schema = json!({
+        "type": "object",
+        "required": ["c"],
+        "anyOf": [{
+            "properties": { "a": { "type": ["string", "null"] }, "c": { "const": "x" } },
+            "additionalProperties": false
+        }],
+        "oneOf": [
+            { "properties": { "c": true, "b": { "type": ["string", "null"] } } },
+            { "properties": { "c": { "type": "array" }, "b": { "type": "integer" } }, "required": ["b"] }
+        ]
+    });
+    let errors = strict(schema.clone()).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("/outputSchema [unsupported-schema]")
+            && errors[0].contains("typify gives it a type no value fits (`enum TOutput {}`)"),
+        "{errors:?}"
+    );
+    let (code, warnings) = lenient(schema);
+    assert!(
+        code.contains("pub type TOutput = ::schemcp_runtime::__private::serde_json::Value;"),
+        "{code}"
+    );
+    assert!(
+        warnings[0].starts_with("/outputSchema [fallback-to-value]"),
+        "{warnings:?}"
+    );
+    // A schema that says no value is valid keeps its type without values.
+    let (code, _) = strict(json!({ "anyOf": [false, false] })).unwrap();
+    assert!(code.contains("pub enum TOutput {}"), "{code}");
+}
