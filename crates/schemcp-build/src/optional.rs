@@ -104,7 +104,11 @@ impl WrapInitializers<'_> {
         let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
         let key = match names.as_slice() {
             [.., last] if last == "Self" => self.self_type.clone()?,
-            [.., owner, variant] if self.wrapped.contains_key(&format!("{owner}::{variant}")) => {
+            [.., owner, variant] if owner == "Self" => {
+                format!("{}::{variant}", self.self_type.as_ref()?)
+            }
+            // `Enum::Variant`, where a module path (`super::Options`) is lower case.
+            [.., owner, variant] if owner.starts_with(char::is_uppercase) => {
                 format!("{owner}::{variant}")
             }
             [.., last] => last.clone(),
@@ -410,6 +414,18 @@ mod tests {
                     super::Options { tags: vec![], cursor: None, note: None, rest: vec![1], limit: 1 }
                 }
             }
+            pub enum Shape {
+                Options {
+                    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+                    pub sides: ::std::vec::Vec<i64>,
+                    pub tags: ::std::vec::Vec<i64>,
+                },
+            }
+            impl ::std::default::Default for Shape {
+                fn default() -> Self {
+                    Self::Options { sides: vec![3], tags: vec![4] }
+                }
+            }
         });
         let expected = quote! {
             impl ::std::default::Default for Options {
@@ -432,6 +448,18 @@ mod tests {
                         rest: ::std::option::Option::Some(vec![1]),
                         limit: 1,
                     }
+                }
+            }
+            pub enum Shape {
+                Options {
+                    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+                    pub sides: ::std::option::Option<::std::vec::Vec<i64>>,
+                    pub tags: ::std::vec::Vec<i64>,
+                },
+            }
+            impl ::std::default::Default for Shape {
+                fn default() -> Self {
+                    Self::Options { sides: ::std::option::Option::Some(vec![3]), tags: vec![4] }
                 }
             }
         };
