@@ -22,7 +22,7 @@ use serde_json::Value;
 use syn::{Fields, FieldsNamed, Item};
 
 use crate::fields::{json_name, serde_flag};
-use crate::schema::{NULLABLE_OPTIONAL, for_each_subschema};
+use crate::schema::{Children, NULLABLE_OPTIONAL, children};
 
 /// Declared member orders of a set of schemas, keyed by the members they declare.
 #[derive(Default)]
@@ -46,11 +46,27 @@ impl DeclaredOrders {
     /// Reads the order of every object schema in `schema` and its subschemas; `resolve` gives
     /// the schema a `$ref` there names.
     pub(crate) fn read<'a>(&mut self, schema: &Value, resolve: Resolve<'a, '_>) {
-        for_each_subschema(schema, "", false, &mut |object, _| {
+        let Value::Object(object) = schema else {
+            return;
+        };
+        let holds_members = ["properties", "required", "$ref", "allOf", "anyOf", "oneOf"];
+        if holds_members.iter().any(|k| object.contains_key(*k)) {
             for order in declared_orders(object, resolve) {
                 self.add(order);
             }
-        });
+        }
+        for (keyword, value) in object {
+            match (children(keyword), value) {
+                (Some(Children::Named), Value::Object(map)) => {
+                    map.values().for_each(|child| self.read(child, resolve))
+                }
+                (Some(Children::One | Children::List), Value::Array(list)) => {
+                    list.iter().for_each(|child| self.read(child, resolve))
+                }
+                (Some(Children::One), child) => self.read(child, resolve),
+                _ => {}
+            }
+        }
     }
 
     fn add(&mut self, order: Vec<String>) {
