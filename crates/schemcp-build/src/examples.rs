@@ -170,3 +170,98 @@ pub(crate) fn document(root: &Map<String, Value>, pointer: &str) -> Value {
     }
     Value::Object(doc)
 }
+
+/// typify's message for a value it cannot hold in the type it made: a `default` (or an `enum`
+/// value) that does not fit.
+const DOES_NOT_CONFORM: &str = "value does not conform to the given schema";
+
+/// The defaults to leave out of the types after a conversion that failed on one, or fell back
+/// to `serde_json::Value` because of one (`problems`): the object and array defaults inside
+/// each schema typify refused so (its `$defs` aside, which are converted on their own), or,
+/// where it has none left, its other defaults; as `(tool, kind, pointer)` like
+/// [`Checked::ignored_defaults`], with a warning per schema naming them. typify checks a
+/// default against the type it built and refuses the whole schema when it does not fit (a
+/// member the schema does not declare, for instance, has no field to go in), though the
+/// default is valid; the schema can still be typed without its defaults. Schemas without a
+/// `default` give nothing: that failure was not a default's.
+pub(crate) fn untypable_defaults(
+    tools: &[ToolSchemas<'_>],
+    problems: &[Problem],
+) -> (Vec<(usize, Kind, String)>, Vec<Problem>) {
+    // (tool, kind, pointer of the schema in it, whether its `$defs` count)
+    let mut targets: Vec<(usize, Kind, String, bool)> = Vec::new();
+    for problem in problems
+        .iter()
+        .filter(|p| p.message.contains(DOES_NOT_CONFORM))
+    {
+        let Some(t) = problem.tool else {
+            // The whole set failed, though each schema converts on its own: a default holds a
+            // value of a type defined elsewhere. Every schema's defaults are suspects.
+            for t in 0..tools.len() {
+                targets.push((t, Kind::Input, String::new(), true));
+                targets.push((t, Kind::Output, String::new(), true));
+            }
+            continue;
+        };
+        for kind in [Kind::Input, Kind::Output] {
+            if let Some(at) = problem.pointer.strip_prefix(kind.pointer()) {
+                targets.push((t, kind, at.to_string(), false));
+            }
+        }
+    }
+    let mut ignored: Vec<(usize, Kind, String)> = Vec::new();
+    let mut warnings = Vec::new();
+    for (t, kind, at, with_defs) in targets {
+        let root = match kind {
+            Kind::Input => Some(tools[t].input),
+            Kind::Output => tools[t].output,
+        };
+        let Some(schema) = root.and_then(|root| root.pointer(&at)) else {
+            continue;
+        };
+        // (pointer, whether the default is an object or an array)
+        let mut found = Vec::new();
+        let skip_defs = at.is_empty() && !with_defs;
+        for_each_subschema(schema, &at, skip_defs, &mut |object, pointer| {
+            if let Some(default) = object.get("default") {
+                found.push((
+                    pointer.to_string(),
+                    default.is_object() || default.is_array(),
+                ));
+            }
+        });
+        // Objects and arrays first: what typify cannot hold is nearly always a member or an
+        // item; the plain values go too only if the schema still fails without those.
+        let composite = found.iter().any(|(_, composite)| *composite);
+        let found: Vec<String> = found
+            .into_iter()
+            .filter(|(_, c)| *c || !composite)
+            .map(|(pointer, _)| pointer)
+            .filter(|pointer| !ignored.contains(&(t, kind, pointer.clone())))
+            .collect();
+        if found.is_empty() {
+            continue;
+        }
+        let listed: Vec<String> = found
+            .iter()
+            .map(|pointer| format!("`{}{pointer}/default`", kind.pointer()))
+            .collect();
+        warnings.push(Problem {
+            tool: Some(t),
+            pointer: format!("{}{at}", kind.pointer()),
+            code: "untyped-default",
+            message: format!(
+                "typify cannot hold a default of this schema in the type it makes \
+                 ({DOES_NOT_CONFORM}), so the generated type does not fill in these: {}",
+                listed.join(", ")
+            ),
+            help: Some(
+                "clients still read the defaults; a default with a member the schema does not \
+                 declare has no field to go in"
+                    .into(),
+            ),
+        });
+        ignored.extend(found.into_iter().map(|pointer| (t, kind, pointer)));
+    }
+    (ignored, warnings)
+}

@@ -423,31 +423,35 @@ impl Builder {
             return Err(Failure::Problems(checked.errors));
         }
         // A `default` that does not validate is left out of the types (never filled in); the
-        // catalog still serves the schema as written.
-        let mut without_defaults: Vec<[Option<serde_json::Value>; 2]> =
-            schemas.iter().map(|_| [None, None]).collect();
-        for (t, kind, pointer) in &checked.ignored_defaults {
-            let (slot, original) = match kind {
-                types::Kind::Input => (0, Some(schemas[*t].input)),
-                types::Kind::Output => (1, schemas[*t].output),
+        // catalog still serves the schema as written. So is one typify cannot hold: the
+        // conversion is redone without the defaults of each schema it refused for that.
+        let mut ignored = checked.ignored_defaults;
+        let mut warnings = checked.warnings;
+        let mut types = loop {
+            let without = without_defaults(&schemas, &ignored);
+            let schemas: Vec<ToolSchemas<'_>> = schemas
+                .iter()
+                .zip(&without)
+                .map(|(tool, [input, output])| ToolSchemas {
+                    input: input.as_ref().unwrap_or(tool.input),
+                    output: output.as_ref().or(tool.output),
+                    origins: tool.origins.clone(),
+                    ..*tool
+                })
+                .collect();
+            let result = types::generate(&schemas, &options);
+            let failed = match &result {
+                Ok(types) => &types.warnings,
+                Err(problems) => problems,
             };
-            let copy = without_defaults[*t][slot]
-                .get_or_insert_with(|| original.cloned().unwrap_or(serde_json::Value::Null));
-            if let Some(serde_json::Value::Object(object)) = copy.pointer_mut(pointer) {
-                object.shift_remove("default");
+            let (more, found) = examples::untypable_defaults(&schemas, failed);
+            if more.is_empty() {
+                break result.map_err(Failure::Problems)?;
             }
-        }
-        let schemas: Vec<ToolSchemas<'_>> = schemas
-            .into_iter()
-            .zip(&without_defaults)
-            .map(|(tool, [input, output])| ToolSchemas {
-                input: input.as_ref().unwrap_or(tool.input),
-                output: output.as_ref().or(tool.output),
-                ..tool
-            })
-            .collect();
-        let mut types = types::generate(&schemas, &options).map_err(Failure::Problems)?;
-        types.warnings.splice(0..0, checked.warnings);
+            ignored.extend(more);
+            warnings.extend(found);
+        };
+        types.warnings.splice(0..0, warnings);
 
         let internal = |message: String| Failure::Config(format!("schemcp-build bug: {message}"));
         let mut tools = Vec::new();
@@ -655,6 +659,28 @@ fn diagnostics(set: &ContractSet, problems: &[Problem], severity: Severity) -> D
 }
 
 /// `tools.json`: every tool object as served, in the (sorted) order of `views`.
+/// Copies of the schemas that have defaults to leave out (`(tool, kind, pointer)`), without
+/// them; `None` where a schema keeps all of its defaults.
+fn without_defaults(
+    schemas: &[ToolSchemas<'_>],
+    ignored: &[(usize, types::Kind, String)],
+) -> Vec<[Option<serde_json::Value>; 2]> {
+    let mut copies: Vec<[Option<serde_json::Value>; 2]> =
+        schemas.iter().map(|_| [None, None]).collect();
+    for (t, kind, pointer) in ignored {
+        let (slot, original) = match kind {
+            types::Kind::Input => (0, Some(schemas[*t].input)),
+            types::Kind::Output => (1, schemas[*t].output),
+        };
+        let copy = copies[*t][slot]
+            .get_or_insert_with(|| original.cloned().unwrap_or(serde_json::Value::Null));
+        if let Some(serde_json::Value::Object(object)) = copy.pointer_mut(pointer) {
+            object.shift_remove("default");
+        }
+    }
+    copies
+}
+
 fn catalog(views: &[ToolView<'_>]) -> String {
     let catalog = serde_json::json!({ "tools": views.iter().map(|t| t.tool).collect::<Vec<_>>() });
     let mut text = serde_json::to_string_pretty(&catalog).expect("JSON values always serialize");

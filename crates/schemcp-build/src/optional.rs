@@ -119,6 +119,21 @@ impl WrapInitializers<'_> {
 }
 
 impl VisitMut for WrapInitializers<'_> {
+    /// typify writes an array default as `vec![..]`, whose items syn leaves as tokens: they
+    /// are parsed, visited and written back.
+    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
+        if !mac.path.is_ident("vec") {
+            return;
+        }
+        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+        if let Ok(mut items) = mac.parse_body_with(parser) {
+            for item in items.iter_mut() {
+                self.visit_expr_mut(item);
+            }
+            mac.tokens = quote!(#items);
+        }
+    }
+
     fn visit_item_impl_mut(&mut self, block: &mut syn::ItemImpl) {
         let outer = self.self_type.take();
         if let Type::Path(path) = &*block.self_ty {
@@ -413,6 +428,9 @@ mod tests {
                 pub(super) fn t_options() -> super::Options {
                     super::Options { tags: vec![], cursor: None, note: None, rest: vec![1], limit: 1 }
                 }
+                pub(super) fn t_list() -> ::std::vec::Vec<super::Options> {
+                    vec![super::Options { tags: vec![], cursor: None, note: None, rest: vec![2], limit: 2 }]
+                }
             }
             pub enum Shape {
                 Options {
@@ -449,6 +467,17 @@ mod tests {
                         limit: 1,
                     }
                 }
+                pub(super) fn t_list() -> ::std::vec::Vec<super::Options> {
+                    vec![
+                        super::Options {
+                            tags: ::std::option::Option::Some(vec![]),
+                            cursor: None,
+                            note: None,
+                            rest: ::std::option::Option::Some(vec![2]),
+                            limit: 2
+                        }
+                    ]
+                }
             }
             pub enum Shape {
                 Options {
@@ -463,7 +492,9 @@ mod tests {
                 }
             }
         };
+        // prettyplease leaves a macro's tokens as they are spaced: compare without spaces.
+        let squash = |text: &str| text.split_whitespace().collect::<String>();
         let expected = prettyplease::unparse(&syn::parse2(expected).unwrap());
-        assert!(code.ends_with(&expected), "{code}");
+        assert!(squash(&code).ends_with(&squash(&expected)), "{code}");
     }
 }

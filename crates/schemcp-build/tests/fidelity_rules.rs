@@ -600,3 +600,35 @@ fn a_type_without_values_for_a_schema_with_values_is_refused_or_a_value() {
     let (code, _) = strict(json!({ "anyOf": [false, false] })).unwrap();
     assert!(code.contains("pub enum TOutput {}"), "{code}");
 }
+
+#[test]
+fn a_default_typify_cannot_hold_is_left_out_with_a_warning() {
+    // `b` is valid in the open object, but its struct has no field for it: typify refused the
+    // whole schema ("value does not conform to the given schema").
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": {
+            "n": { "type": "integer", "default": 2 },
+            "v": {
+                "type": "object",
+                "properties": { "a": { "type": "string" } },
+                "default": { "a": "x", "b": null }
+            }
+        }
+    }))
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("/outputSchema [untyped-default]")
+            && warnings[0].contains("`/outputSchema/properties/v/default`"),
+        "{warnings:?}"
+    );
+    // The plain default stays.
+    assert!(
+        code.contains("#[serde(default = \"defaults::default_u64::<i64, 2>\")]"),
+        "{code}"
+    );
+    // A value typify cannot hold outside any default is still refused.
+    let errors = strict(json!({ "type": "integer", "enum": [1.5] })).unwrap_err();
+    assert!(errors[0].contains("value does not conform"), "{errors:?}");
+}
