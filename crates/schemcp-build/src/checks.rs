@@ -22,6 +22,11 @@ pub(crate) fn refusal(file: &syn::File, says_no_value: bool) -> Option<String> {
              values, so every call would be refused"
         ));
     }
+    if let Some(name) = constructor_short_of_fields(file) {
+        return Some(format!(
+            "{BROKEN_DEFAULT} (`{name}(..)` is given fewer values than it holds)"
+        ));
+    }
     if let Some((_, member)) = declared_twice(file) {
         return Some(format!(
             "typify declares the member `{member}` twice in one type, which no value fits"
@@ -32,6 +37,58 @@ pub(crate) fn refusal(file: &syn::File, says_no_value: bool) -> Option<String> {
          compare, and the code would not compile"
             .to_string()
     })
+}
+
+/// Part of the refusal for a default typify writes as code that does not compile: the
+/// generator then converts that schema again without its defaults
+/// ([`crate::examples::untypable_defaults`]).
+pub(crate) const BROKEN_DEFAULT: &str =
+    "typify writes a default of this schema as code that does not compile";
+
+/// The first tuple struct of `file` that some expression calls with fewer values than it has
+/// fields. typify writes a `null` default of a union with a newtype variant as
+/// `Union::Integer(UnionInteger())`.
+fn constructor_short_of_fields(file: &syn::File) -> Option<String> {
+    struct Calls<'a> {
+        fields: &'a BTreeMap<String, usize>,
+        short: Option<String>,
+    }
+    impl<'ast> syn::visit::Visit<'ast> for Calls<'_> {
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            if let syn::Expr::Path(path) = &*call.func
+                && let Some(last) = path.path.segments.last()
+                && let Some(&count) = self.fields.get(&last.ident.to_string())
+                && call.args.len() < count
+            {
+                self.short.get_or_insert_with(|| last.ident.to_string());
+            }
+            syn::visit::visit_expr_call(self, call);
+        }
+
+        fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+            // `vec![..]` items are tokens to syn.
+            let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+            if let Ok(items) = mac.parse_body_with(parser) {
+                items.iter().for_each(|item| self.visit_expr(item));
+            }
+        }
+    }
+    let fields: BTreeMap<String, usize> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Struct(s) if matches!(s.fields, Fields::Unnamed(_)) => {
+                Some((s.ident.to_string(), s.fields.len()))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut calls = Calls {
+        fields: &fields,
+        short: None,
+    };
+    syn::visit::Visit::visit_file(&mut calls, file);
+    calls.short
 }
 
 /// The first enum in `file` without variants. typify makes one for a schema that accepts no
@@ -185,5 +242,26 @@ mod tests {
             )
         );
         assert_eq!(refusal(&file, true), None);
+    }
+
+    #[test]
+    fn a_tuple_struct_given_fewer_values_is_refused() {
+        let file: syn::File = syn::parse_quote! {
+            pub struct UnionInteger(i64);
+            pub enum Union { Integer(UnionInteger), Null }
+            impl Default for Holder {
+                fn default() -> Self { Self { list: vec![Union::Integer(UnionInteger())] } }
+            }
+        };
+        assert_eq!(
+            constructor_short_of_fields(&file),
+            Some("UnionInteger".into())
+        );
+        assert!(refusal(&file, false).unwrap().starts_with(BROKEN_DEFAULT));
+        let fine: syn::File = syn::parse_quote! {
+            pub struct UnionInteger(i64);
+            fn f() -> UnionInteger { UnionInteger(1) }
+        };
+        assert_eq!(constructor_short_of_fields(&fine), None);
     }
 }

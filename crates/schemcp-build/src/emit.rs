@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::{optional, rewrite, union_names, unions};
+use crate::{initializers, optional, rewrite, union_names, unions};
 
 /// What the trait needs to know about one tool.
 pub(crate) struct ToolItem {
@@ -45,7 +45,8 @@ pub(crate) struct FileParts<'a> {
 /// variants typify could only number named, untagged unions of objects read by best fit, and paths through the runtime's re-exports. Done before [`render`] so that the examples can
 /// be followed through the very types the user compiles.
 pub(crate) fn finish_types(types: &mut syn::File) {
-    optional::keep_optional_members(types);
+    let wrapped = optional::keep_optional_members(types);
+    initializers::mend_defaults(types, &wrapped);
     union_names::name_union_variants(types);
     unions::best_fit_unions(types);
     rewrite::rewrite_file(types);

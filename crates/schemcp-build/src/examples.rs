@@ -190,10 +190,9 @@ pub(crate) fn untypable_defaults(
 ) -> (Vec<(usize, Kind, String)>, Vec<Problem>) {
     // (tool, kind, pointer of the schema in it, whether its `$defs` count)
     let mut targets: Vec<(usize, Kind, String, bool)> = Vec::new();
-    for problem in problems
-        .iter()
-        .filter(|p| p.message.contains(DOES_NOT_CONFORM))
-    {
+    for problem in problems.iter().filter(|p| {
+        p.message.contains(DOES_NOT_CONFORM) || p.message.contains(crate::checks::BROKEN_DEFAULT)
+    }) {
         let Some(t) = problem.tool else {
             // The whole set failed, though each schema converts on its own: a default holds a
             // value of a type defined elsewhere. Every schema's defaults are suspects.
@@ -251,8 +250,9 @@ pub(crate) fn untypable_defaults(
             pointer: format!("{}{at}", kind.pointer()),
             code: "untyped-default",
             message: format!(
-                "typify cannot hold a default of this schema in the type it makes \
-                 ({DOES_NOT_CONFORM}), so the generated type does not fill in these: {}",
+                "typify cannot hold a default of this schema in the type it makes, or writes \
+                 one as code that does not compile, so the generated type does not fill in \
+                 these: {}",
                 listed.join(", ")
             ),
             help: Some(

@@ -41,6 +41,7 @@ mod checks;
 mod emit;
 mod examples;
 mod fields;
+mod initializers;
 mod names;
 mod normalize;
 mod openings;

@@ -13,14 +13,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use quote::quote;
-use syn::visit_mut::{self, VisitMut};
 use syn::{Field, GenericArgument, PathArguments, Type};
 
 use crate::schema::NULLABLE_OPTIONAL;
 
 /// Rewrites the optional members of every struct (and struct variant) in typify's output (before its paths are
-/// pointed at the runtime's re-exports).
-pub(crate) fn keep_optional_members(file: &mut syn::File) {
+/// pointed at the runtime's re-exports); returns the fields it wrapped, for
+/// [`crate::initializers::mend_defaults`].
+pub(crate) fn keep_optional_members(file: &mut syn::File) -> Wrapped {
     // Aliases and transparent newtypes of a type that holds `null` hold it too, at any depth.
     let mut value_aliases = BTreeSet::new();
     loop {
@@ -78,109 +78,12 @@ pub(crate) fn keep_optional_members(file: &mut syn::File) {
             _ => {}
         }
     }
-    if !wrapped.is_empty() {
-        WrapInitializers {
-            wrapped: &wrapped,
-            self_type: None,
-        }
-        .visit_file_mut(file);
-    }
+    wrapped
 }
 
-/// Wraps, in typify's default values (its `Default` impls and `defaults` functions), what a
-/// wrapped field is given: `vec![..]` becomes `Some(vec![..])`, `Some(x)` for a member that
-/// may be `null` becomes `Some(Some(x))`. Without it, a `default` naming such a member gave
-/// code that does not compile. `None` and `Default::default()` stay: the member is absent.
-/// (typify renders a `null` the default writes as `None` too, so that `null` is absent in the
-/// value filled in; validation accepts both, as the member is optional.)
-struct WrapInitializers<'a> {
-    wrapped: &'a BTreeMap<String, BTreeSet<String>>,
-    /// The type of the `impl` block being visited, for `Self { .. }`.
-    self_type: Option<String>,
-}
-
-impl WrapInitializers<'_> {
-    fn owner(&self, path: &syn::Path) -> Option<&BTreeSet<String>> {
-        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-        let key = match names.as_slice() {
-            [.., last] if last == "Self" => self.self_type.clone()?,
-            [.., owner, variant] if owner == "Self" => {
-                format!("{}::{variant}", self.self_type.as_ref()?)
-            }
-            // `Enum::Variant`, where a module path (`super::Options`) is lower case.
-            [.., owner, variant] if owner.starts_with(char::is_uppercase) => {
-                format!("{owner}::{variant}")
-            }
-            [.., last] => last.clone(),
-            [] => return None,
-        };
-        self.wrapped.get(&key)
-    }
-}
-
-impl VisitMut for WrapInitializers<'_> {
-    /// typify writes an array default as `vec![..]`, whose items syn leaves as tokens: they
-    /// are parsed, visited and written back.
-    fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
-        if !mac.path.is_ident("vec") {
-            return;
-        }
-        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
-        if let Ok(mut items) = mac.parse_body_with(parser) {
-            for item in items.iter_mut() {
-                self.visit_expr_mut(item);
-            }
-            mac.tokens = quote!(#items);
-        }
-    }
-
-    fn visit_item_impl_mut(&mut self, block: &mut syn::ItemImpl) {
-        let outer = self.self_type.take();
-        if let Type::Path(path) = &*block.self_ty {
-            self.self_type = path.path.segments.last().map(|s| s.ident.to_string());
-        }
-        visit_mut::visit_item_impl_mut(self, block);
-        self.self_type = outer;
-    }
-
-    fn visit_expr_struct_mut(&mut self, expr: &mut syn::ExprStruct) {
-        visit_mut::visit_expr_struct_mut(self, expr);
-        let Some(fields) = self.owner(&expr.path) else {
-            return;
-        };
-        for field in expr.fields.iter_mut() {
-            let syn::Member::Named(ident) = &field.member else {
-                continue;
-            };
-            if field.colon_token.is_none()
-                || !fields.contains(&ident.to_string())
-                || leaves_absent(&field.expr)
-            {
-                continue;
-            }
-            let value = &field.expr;
-            field.expr = syn::parse_quote!(::std::option::Option::Some(#value));
-        }
-    }
-}
-
-/// `None` or `Default::default()`: an initializer that leaves a wrapped member absent.
-fn leaves_absent(expr: &syn::Expr) -> bool {
-    let path = match expr {
-        syn::Expr::Path(path) => &path.path,
-        syn::Expr::Call(call) if call.args.is_empty() => match &*call.func {
-            syn::Expr::Path(path) => &path.path,
-            _ => return false,
-        },
-        _ => return false,
-    };
-    let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    match (expr, names.as_slice()) {
-        (syn::Expr::Path(_), [.., last]) => last == "None",
-        (_, [.., owner, function]) => owner == "Default" && function == "default",
-        _ => false,
-    }
-}
+/// Owner (`Struct`, or `Enum::Variant`) -> the fields [`keep_optional_members`] wrapped in an
+/// `Option`.
+pub(crate) type Wrapped = BTreeMap<String, BTreeSet<String>>;
 
 /// A `serde` option: its name and, for `name = "value"`, the value.
 pub(crate) type SerdeOption = (String, Option<String>);
@@ -397,104 +300,5 @@ mod tests {
             }
         };
         assert_eq!(code, prettyplease::unparse(&syn::parse2(expected).unwrap()));
-    }
-
-    #[test]
-    fn default_values_of_wrapped_members_are_wrapped() {
-        let code = rewritten(quote! {
-            pub struct Options {
-                #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-                pub tags: ::std::vec::Vec<::std::string::String>,
-                #[serde(rename = "cursor\u{1}")]
-                pub cursor: ::std::option::Option<::std::string::String>,
-                #[serde(rename = "note\u{1}")]
-                pub note: ::std::option::Option<::std::string::String>,
-                #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-                pub rest: ::std::vec::Vec<i64>,
-                pub limit: i64,
-            }
-            impl ::std::default::Default for Options {
-                fn default() -> Self {
-                    Self {
-                        tags: vec!["a".to_string()],
-                        cursor: ::std::option::Option::Some("x".to_string()),
-                        note: ::std::option::Option::None,
-                        rest: Default::default(),
-                        limit: 3_i64,
-                    }
-                }
-            }
-            pub mod defaults {
-                pub(super) fn t_options() -> super::Options {
-                    super::Options { tags: vec![], cursor: None, note: None, rest: vec![1], limit: 1 }
-                }
-                pub(super) fn t_list() -> ::std::vec::Vec<super::Options> {
-                    vec![super::Options { tags: vec![], cursor: None, note: None, rest: vec![2], limit: 2 }]
-                }
-            }
-            pub enum Shape {
-                Options {
-                    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
-                    pub sides: ::std::vec::Vec<i64>,
-                    pub tags: ::std::vec::Vec<i64>,
-                },
-            }
-            impl ::std::default::Default for Shape {
-                fn default() -> Self {
-                    Self::Options { sides: vec![3], tags: vec![4] }
-                }
-            }
-        });
-        let expected = quote! {
-            impl ::std::default::Default for Options {
-                fn default() -> Self {
-                    Self {
-                        tags: ::std::option::Option::Some(vec!["a".to_string()]),
-                        cursor: ::std::option::Option::Some(::std::option::Option::Some("x".to_string())),
-                        note: ::std::option::Option::None,
-                        rest: Default::default(),
-                        limit: 3_i64,
-                    }
-                }
-            }
-            pub mod defaults {
-                pub(super) fn t_options() -> super::Options {
-                    super::Options {
-                        tags: ::std::option::Option::Some(vec![]),
-                        cursor: None,
-                        note: None,
-                        rest: ::std::option::Option::Some(vec![1]),
-                        limit: 1,
-                    }
-                }
-                pub(super) fn t_list() -> ::std::vec::Vec<super::Options> {
-                    vec![
-                        super::Options {
-                            tags: ::std::option::Option::Some(vec![]),
-                            cursor: None,
-                            note: None,
-                            rest: ::std::option::Option::Some(vec![2]),
-                            limit: 2
-                        }
-                    ]
-                }
-            }
-            pub enum Shape {
-                Options {
-                    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
-                    pub sides: ::std::option::Option<::std::vec::Vec<i64>>,
-                    pub tags: ::std::vec::Vec<i64>,
-                },
-            }
-            impl ::std::default::Default for Shape {
-                fn default() -> Self {
-                    Self::Options { sides: ::std::option::Option::Some(vec![3]), tags: vec![4] }
-                }
-            }
-        };
-        // prettyplease leaves a macro's tokens as they are spaced: compare without spaces.
-        let squash = |text: &str| text.split_whitespace().collect::<String>();
-        let expected = prettyplease::unparse(&syn::parse2(expected).unwrap());
-        assert!(squash(&code).ends_with(&squash(&expected)), "{code}");
     }
 }

@@ -29,12 +29,14 @@ fn a_lossy_example_is_reported_and_the_others_round_trip() {
 
 /// typify writes an object `default` as a `Default` impl; members the generator wraps in an
 /// `Option` (optional arrays and maps, members that may be `null`) are wrapped there too, so
-/// the code compiles and the value is the default as written.
+/// the code compiles and the value is the default as written. A member the default leaves out
+/// gets its own default (`pages[0].size`, a `NonZeroU64` typify wrote as `Default::default()`,
+/// which did not compile), as reading the default object would give.
 #[test]
 fn an_object_default_is_filled_in_as_written() {
     let options = tools::FillsDefaultsInputOptions::default();
     assert_eq!(
         serde_json::to_string(&options).unwrap(),
-        r#"{"include":[],"weights":{"recent":2.5},"cursor":"start","limit":10}"#
+        r#"{"include":[],"weights":{"recent":2.5},"cursor":"start","limit":10,"pages":[{"size":5}]}"#
     );
 }

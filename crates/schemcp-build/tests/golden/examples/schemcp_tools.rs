@@ -758,6 +758,10 @@ pub struct FillsDefaultsInputOptions {
     pub cursor: ::std::option::Option<::std::option::Option<::std::string::String>>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub limit: ::std::option::Option<i64>,
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub pages: ::std::option::Option<
+        ::std::vec::Vec<FillsDefaultsInputOptionsPagesItem>,
+    >,
 }
 #[allow(dead_code, clippy::all)]
 impl ::std::default::Default for FillsDefaultsInputOptions {
@@ -768,9 +772,36 @@ impl ::std::default::Default for FillsDefaultsInputOptions {
             ),
             include: ::std::option::Option::Some(vec![]),
             limit: ::std::option::Option::Some(10_i64),
+            pages: ::std::option::Option::Some(
+                vec![
+                    FillsDefaultsInputOptionsPagesItem { size : defaults::default_nzu64::
+                    < ::std::num::NonZeroU64, 5 > () }
+                ],
+            ),
             weights: ::std::option::Option::Some(
                 [("recent".to_string(), 2.5_f64)].into_iter().collect(),
             ),
+        }
+    }
+}
+///`FillsDefaultsInputOptionsPagesItem`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct FillsDefaultsInputOptionsPagesItem {
+    #[serde(default = "defaults::default_nzu64::<::std::num::NonZeroU64, 5>")]
+    pub size: ::std::num::NonZeroU64,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::default::Default for FillsDefaultsInputOptionsPagesItem {
+    fn default() -> Self {
+        Self {
+            size: defaults::default_nzu64::<::std::num::NonZeroU64, 5>(),
         }
     }
 }
@@ -3003,6 +3034,13 @@ pub struct StationValue {
 /// Generation of default values for serde.
 #[allow(dead_code, clippy::all)]
 pub mod defaults {
+    pub(super) fn default_nzu64<T, const V: u64>() -> T
+    where
+        T: ::std::convert::TryFrom<::std::num::NonZeroU64>,
+        <T as ::std::convert::TryFrom<::std::num::NonZeroU64>>::Error: ::std::fmt::Debug,
+    {
+        T::try_from(::std::num::NonZeroU64::try_from(V).unwrap()).unwrap()
+    }
     pub(super) fn calculate_input_op() -> super::CalculateInputOp {
         super::CalculateInputOp::Plus
     }
