@@ -220,6 +220,11 @@ impl VisitMut for Renamer<'_> {
     }
 }
 
+/// The identifiers of `path`'s segments, in order (`super::Options` is `["super", "Options"]`).
+pub(crate) fn segment_names(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
 /// An identifier without its raw prefix (`r#type` is `type`).
 fn bare(ident: &str) -> &str {
     ident.trim_start_matches("r#")

@@ -15,6 +15,7 @@ use quote::quote;
 use syn::visit_mut::{self, VisitMut};
 use syn::{Fields, Item, Type};
 
+use crate::fields::segment_names;
 use crate::optional::{Wrapped, serde_options_of};
 
 /// Mends every default value in `file`; `wrapped` from
@@ -72,8 +73,7 @@ struct Initializers<'a> {
 impl Initializers<'_> {
     /// The owner a struct expression builds: `Struct` or `Enum::Variant`.
     fn owner(&self, path: &syn::Path) -> Option<String> {
-        let names: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-        Some(match names.as_slice() {
+        Some(match segment_names(path).as_slice() {
             [.., last] if last == "Self" => self.self_type.clone()?,
             [.., owner, variant] if owner == "Self" => {
                 format!("{}::{variant}", self.self_type.as_ref()?)
@@ -165,14 +165,8 @@ fn is_default_call(expr: &syn::Expr) -> bool {
     let syn::Expr::Path(path) = &*call.func else {
         return false;
     };
-    let names: Vec<String> = path
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
     call.args.is_empty()
-        && matches!(names.as_slice(), [.., owner, f] if owner == "Default" && f == "default")
+        && matches!(segment_names(&path.path).as_slice(), [.., owner, f] if owner == "Default" && f == "default")
 }
 
 /// `None` or `Default::default()`: an initializer that leaves a wrapped member absent.

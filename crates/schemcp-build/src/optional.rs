@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use quote::quote;
 use syn::{Field, GenericArgument, PathArguments, Type};
 
+use crate::fields::segment_names;
 use crate::schema::NULLABLE_OPTIONAL;
 
 /// Rewrites the optional members of every struct (and struct variant) in typify's output (before its paths are
@@ -223,13 +224,7 @@ pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
 /// runtime's "any value but one kind" types.
 fn holds_null(ty: &Type, value_aliases: &BTreeSet<String>) -> bool {
     let Type::Path(path) = ty else { return false };
-    let segments: Vec<String> = path
-        .path
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
-    match segments.as_slice() {
+    match segment_names(&path.path).as_slice() {
         [.., a, b] if a == "serde_json" && b == "Value" => true,
         [.., last]
             if ["NotObject", "NotArray", "NotString", "NotNumber"].contains(&last.as_str()) =>
