@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use quote::ToTokens;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
-use crate::fields::{derive_paths, json_name, serde_flag};
+use crate::fields::{derive_paths, json_name, serde_flag, vec_items};
 
 /// Why `file` must not be emitted, if it must not. The types are named in typify's working
 /// names there, which mean nothing to the author; the caller names the schema's pointer.
@@ -66,9 +66,7 @@ fn constructor_short_of_fields(file: &syn::File) -> Option<String> {
         }
 
         fn visit_macro(&mut self, mac: &'ast syn::Macro) {
-            // `vec![..]` items are tokens to syn.
-            let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
-            if let Ok(items) = mac.parse_body_with(parser) {
+            if let Some(items) = vec_items(mac) {
                 items.iter().for_each(|item| self.visit_expr(item));
             }
         }

@@ -225,6 +225,17 @@ pub(crate) fn segment_names(path: &syn::Path) -> Vec<String> {
     path.segments.iter().map(|s| s.ident.to_string()).collect()
 }
 
+/// The items of a `vec![a, b, ..]`, which syn leaves as tokens; `None` for any other macro.
+pub(crate) fn vec_items(
+    mac: &syn::Macro,
+) -> Option<syn::punctuated::Punctuated<syn::Expr, syn::Token![,]>> {
+    let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+    mac.path
+        .is_ident("vec")
+        .then(|| mac.parse_body_with(parser).ok())
+        .flatten()
+}
+
 /// An identifier without its raw prefix (`r#type` is `type`).
 fn bare(ident: &str) -> &str {
     ident.trim_start_matches("r#")

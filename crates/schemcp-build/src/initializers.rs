@@ -15,7 +15,7 @@ use quote::quote;
 use syn::visit_mut::{self, VisitMut};
 use syn::{Fields, Item, Type};
 
-use crate::fields::segment_names;
+use crate::fields::{segment_names, vec_items};
 use crate::optional::{Wrapped, serde_options_of};
 
 /// Mends every default value in `file`; `wrapped` from
@@ -92,11 +92,7 @@ impl VisitMut for Initializers<'_> {
     /// typify writes an array default as `vec![..]`, whose items syn leaves as tokens: they
     /// are parsed, visited and written back.
     fn visit_macro_mut(&mut self, mac: &mut syn::Macro) {
-        if !mac.path.is_ident("vec") {
-            return;
-        }
-        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
-        if let Ok(mut items) = mac.parse_body_with(parser) {
+        if let Some(mut items) = vec_items(mac) {
             for item in items.iter_mut() {
                 self.visit_expr_mut(item);
             }

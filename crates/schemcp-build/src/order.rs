@@ -22,7 +22,7 @@ use serde_json::Value;
 use syn::{Fields, FieldsNamed, Item};
 
 use crate::fields::{json_name, serde_flag};
-use crate::schema::{Children, NULLABLE_OPTIONAL, children};
+use crate::schema::{NULLABLE_OPTIONAL, subschemas};
 
 /// Declared member orders of a set of schemas, keyed by the members they declare.
 #[derive(Default)]
@@ -56,16 +56,7 @@ impl DeclaredOrders {
             }
         }
         for (keyword, value) in object {
-            match (children(keyword), value) {
-                (Some(Children::Named), Value::Object(map)) => {
-                    map.values().for_each(|child| self.read(child, resolve))
-                }
-                (Some(Children::One | Children::List), Value::Array(list)) => {
-                    list.iter().for_each(|child| self.read(child, resolve))
-                }
-                (Some(Children::One), child) => self.read(child, resolve),
-                _ => {}
-            }
+            subschemas(keyword, value).for_each(|child| self.read(child, resolve));
         }
     }
 

@@ -64,20 +64,42 @@ pub(crate) fn for_each_child_mut_under(
     }
 }
 
+/// The subschemas `value` holds under `keyword` (none where [`children`] knows no schemas),
+/// without building pointers.
+pub(crate) fn subschemas<'a>(keyword: &str, value: &'a Value) -> Subschemas<'a> {
+    match (children(keyword), value) {
+        (Some(Children::Named), Value::Object(map)) => Subschemas::Named(map.values()),
+        (Some(Children::One | Children::List), Value::Array(list)) => Subschemas::List(list.iter()),
+        (Some(Children::One), child) => Subschemas::One(Some(child)),
+        _ => Subschemas::One(None),
+    }
+}
+
+/// What [`subschemas`] returns.
+pub(crate) enum Subschemas<'a> {
+    Named(serde_json::map::Values<'a>),
+    List(std::slice::Iter<'a, Value>),
+    One(Option<&'a Value>),
+}
+
+impl<'a> Iterator for Subschemas<'a> {
+    type Item = &'a Value;
+
+    fn next(&mut self) -> Option<&'a Value> {
+        match self {
+            Subschemas::Named(values) => values.next(),
+            Subschemas::List(list) => list.next(),
+            Subschemas::One(one) => one.take(),
+        }
+    }
+}
+
 /// Whether `object` or any subschema below it has one of `keywords`; no pointers are built,
 /// so it is cheap enough to decide whether a rewrite has anything to do.
 pub(crate) fn mentions(object: &serde_json::Map<String, Value>, keywords: &[&str]) -> bool {
     let below = |child: &Value| child.as_object().is_some_and(|o| mentions(o, keywords));
     object.iter().any(|(keyword, value)| {
-        keywords.contains(&keyword.as_str())
-            || match (children(keyword), value) {
-                (Some(Children::Named), Value::Object(map)) => map.values().any(below),
-                (Some(Children::One | Children::List), Value::Array(list)) => {
-                    list.iter().any(below)
-                }
-                (Some(Children::One), child) => below(child),
-                _ => false,
-            }
+        keywords.contains(&keyword.as_str()) || subschemas(keyword, value).any(below)
     })
 }
 
@@ -121,16 +143,7 @@ pub(crate) fn says_no_value(schema: &Value) -> bool {
     object
         .iter()
         .filter(|(keyword, _)| *keyword != "not")
-        .any(|(keyword, value)| match (children(keyword), value) {
-            (Some(Children::Named), Value::Object(map)) => {
-                map.values().any(|child| below(keyword, child))
-            }
-            (Some(Children::One | Children::List), Value::Array(list)) => {
-                list.iter().any(|child| below(keyword, child))
-            }
-            (Some(Children::One), child) => below(keyword, child),
-            _ => false,
-        })
+        .any(|(keyword, value)| subschemas(keyword, value).any(|child| below(keyword, child)))
 }
 
 /// Whether `object` and its `allOf` branches name kinds (`type`) no value has at once, such as

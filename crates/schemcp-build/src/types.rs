@@ -183,7 +183,7 @@ fn unmangled(message: &str, names: &[String]) -> String {
 }
 
 /// The member orders of every member's schemas, references followed within the member.
-fn declared_orders(members: &[Member]) -> DeclaredOrders {
+fn member_orders(members: &[Member]) -> DeclaredOrders {
     let mut orders = DeclaredOrders::default();
     for member in members {
         let resolve = |reference: &str| {
@@ -231,7 +231,7 @@ pub(crate) fn generate(
         class_of: &class_of,
         options,
         placeholders,
-        orders: declared_orders(&members),
+        orders: member_orders(&members),
         says_no_value: members.iter().any(|m| says_no_value(&m.schema)),
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
