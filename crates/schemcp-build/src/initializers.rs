@@ -7,24 +7,36 @@
 //!   may be `null`) are still given the bare value;
 //! - a member the default object leaves out is written `Default::default()`, though the field
 //!   has a default of its own (`NonZeroU64` has no `Default` at all, so that did not compile,
-//!   and where it did, the value was not what reading the default object would give).
+//!   and where it did, the value was not what reading the default object would give);
+//! - an empty value of a newtype is written `Default::default()` too, and a newtype (around a
+//!   `Vec`, say) has no `Default` (Mergify's `{"and": []}` did not compile): it is the
+//!   newtype around the default of what it holds.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use quote::quote;
 use syn::visit_mut::{self, VisitMut};
 use syn::{Fields, Item, Type};
 
-use crate::fields::{segment_names, vec_items};
+use crate::fields::{derive_paths, segment_names, vec_items};
 use crate::optional::{Wrapped, serde_options_of};
 
 /// Mends every default value in `file`; `wrapped` from
 /// [`crate::optional::keep_optional_members`].
 pub(crate) fn mend_defaults(file: &mut syn::File, wrapped: &Wrapped) {
     let mut own_defaults: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    let mut field_types: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     let mut note = |owner: String, fields: &Fields| {
         for field in fields {
             let Some(ident) = &field.ident else { continue };
+            if let Type::Path(path) = &field.ty
+                && let [name] = segment_names(&path.path).as_slice()
+            {
+                field_types
+                    .entry(owner.clone())
+                    .or_default()
+                    .insert(ident.to_string(), name.clone());
+            }
             let options = serde_options_of(&field.attrs).unwrap_or_default();
             if let Some((_, Some(function))) = options.iter().find(|(n, _)| n == "default") {
                 own_defaults
@@ -48,12 +60,15 @@ pub(crate) fn mend_defaults(file: &mut syn::File, wrapped: &Wrapped) {
             _ => {}
         }
     }
-    if wrapped.is_empty() && own_defaults.is_empty() {
+    let newtypes = newtypes_without_default(file);
+    if wrapped.is_empty() && own_defaults.is_empty() && newtypes.is_empty() {
         return;
     }
     Initializers {
         wrapped,
         own_defaults: &own_defaults,
+        field_types: &field_types,
+        newtypes: &newtypes,
         self_type: None,
         in_defaults: false,
     }
@@ -64,6 +79,10 @@ struct Initializers<'a> {
     wrapped: &'a Wrapped,
     /// Owner -> field -> the function its `#[serde(default = "...")]` names.
     own_defaults: &'a BTreeMap<String, BTreeMap<String, String>>,
+    /// Owner -> field -> its type, where that is a plain name (`ListOfRuleConditions`).
+    field_types: &'a BTreeMap<String, BTreeMap<String, String>>,
+    /// Tuple structs of one field without `Default`.
+    newtypes: &'a BTreeSet<String>,
     /// The type of the `impl` block being visited, for `Self { .. }`.
     self_type: Option<String>,
     /// Inside `mod defaults`, where the functions a field names are one module up.
@@ -145,12 +164,64 @@ impl VisitMut for Initializers<'_> {
                 }
                 continue;
             }
+            let newtype = self
+                .field_types
+                .get(&owner)
+                .and_then(|types| types.get(&name))
+                .filter(|ty| self.newtypes.contains(*ty));
+            if let Some(newtype) = newtype
+                && is_default_call(&field.expr)
+            {
+                let prefix = if self.in_defaults { "super::" } else { "" };
+                if let Ok(path) = syn::parse_str::<syn::ExprPath>(&format!("{prefix}{newtype}")) {
+                    field.expr = syn::parse_quote!(#path(::std::default::Default::default()));
+                }
+                continue;
+            }
             if wrapped.is_some_and(|w| w.contains(&name)) && !leaves_absent(&field.expr) {
                 let value = &field.expr;
                 field.expr = syn::parse_quote!(::std::option::Option::Some(#value));
             }
         }
     }
+}
+
+/// The tuple structs of one field in `file` that neither derive nor implement `Default`.
+fn newtypes_without_default(file: &syn::File) -> BTreeSet<String> {
+    let implemented: BTreeSet<String> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Impl(block) => {
+                let (trait_path, _) = block.trait_.as_ref()?;
+                let Type::Path(ty) = &*block.self_ty else {
+                    return None;
+                };
+                let names = segment_names(trait_path);
+                (names.last()? == "Default").then(|| ty.path.segments.last())?
+            }
+            _ => None,
+        })
+        .map(|segment| segment.ident.to_string())
+        .collect();
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Struct(item)
+                if matches!(&item.fields, Fields::Unnamed(fields) if fields.unnamed.len() == 1)
+                    && !item
+                        .attrs
+                        .iter()
+                        .filter_map(derive_paths)
+                        .flatten()
+                        .any(|path| path.segments.last().is_some_and(|s| s.ident == "Default")) =>
+            {
+                Some(item.ident.to_string())
+            }
+            _ => None,
+        })
+        .filter(|name| !implemented.contains(name))
+        .collect()
 }
 
 /// `Default::default()`.
@@ -282,6 +353,32 @@ mod tests {
         let squash = |text: &str| text.split_whitespace().collect::<String>();
         let expected = prettyplease::unparse(&syn::parse2(expected).unwrap());
         assert!(squash(&code).ends_with(&squash(&expected)), "{code}");
+    }
+
+    #[test]
+    fn an_empty_newtype_is_the_newtype_around_an_empty_value() {
+        let code = rewritten(quote! {
+            pub struct Conditions(pub ::std::vec::Vec<::std::string::String>);
+            #[derive(Default)]
+            pub struct Names(pub ::std::vec::Vec<::std::string::String>);
+            pub struct And {
+                pub and: Conditions,
+                pub names: Names,
+            }
+            pub mod defaults {
+                pub(super) fn rule() -> ::std::vec::Vec<super::And> {
+                    vec![super::And { and: Default::default(), names: Default::default() }]
+                }
+            }
+        });
+        let squash = |text: &str| text.split_whitespace().collect::<String>();
+        assert!(
+            squash(&code).contains(&squash(
+                "super::And { and: super::Conditions(::std::default::Default::default()), \
+                 names: Default::default() }"
+            )),
+            "{code}"
+        );
     }
 
     #[test]

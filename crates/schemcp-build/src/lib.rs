@@ -47,6 +47,7 @@ mod normalize;
 mod openings;
 mod optional;
 mod order;
+mod recursion;
 mod refs;
 mod rewrite;
 mod round_trip;
@@ -71,6 +72,14 @@ use schemcp_contract::{ContractSet, Severity};
 /// assert!(!none.has_errors());
 /// ```
 pub use schemcp_contract::{Diagnostic, Diagnostics};
+
+/// The JSON pointers in `schema` where plain typify, given it as is, merges a reference into
+/// itself without end (a stack overflow, which no `catch_unwind` catches). For the fidelity
+/// harness's typify baseline; not a stable API.
+#[doc(hidden)]
+pub fn __typify_unending_merges(schema: &serde_json::Value) -> Vec<String> {
+    recursion::unending_in_plain_schema(schema)
+}
 
 use crate::emit::{FileParts, Return, ToolItem};
 use crate::types::{Problem, ToolSchemas};
@@ -418,6 +427,7 @@ impl Builder {
         let options = types::Options {
             derives: self.derives.clone(),
             fallback_to_value: self.fallback_to_value,
+            reserved: vec![self.trait_name.clone(), "Dispatch".into()],
         };
         let checked = examples::check(&schemas);
         if !checked.errors.is_empty() {

@@ -10,7 +10,10 @@ use serde_json::{Value, json};
 use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS};
 
 use crate::names::pascal;
-use crate::schema::{Children, children, escape, for_each_child_mut, open_branch};
+use crate::schema::{
+    Children, branches, children, declared_kinds, escape, for_each_child_mut, keyword_kind,
+    open_branch,
+};
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
 /// the generator converts (the served schema, which the runtime validates, keeps it).
@@ -487,10 +490,14 @@ pub(crate) const NARROWING_ONLY: [&str; 8] = [
 /// evaluate, in place or through a reference
 /// ([`open_unevaluated`](crate::openings::open_unevaluated)).
 ///
-/// The members these keywords require stay members of the type: an object that must have `c`
-/// (`"allOf": [{"required": ["c"]}]`, `"then": {"required": ["c"]}`) but does not declare it
-/// would have lost `c`, and with it its validity. Each becomes a member of any value
-/// (`serde_json::Value`), required where every value has it (`allOf`), optional elsewhere.
+/// The members these keywords require or declare stay members of the type: an object that
+/// must have `c` (`"allOf": [{"required": ["c"]}]`, `"then": {"required": ["c"]}`) but does not
+/// declare it would have lost `c`, and with it its validity; one declared only under a
+/// condition (`"then": {"properties": {"attributes": ...}}`, in place or in an `allOf` branch,
+/// as GitHub's issue forms declare each kind of form item) was dropped from a valid value.
+/// Each becomes a member of any value (`serde_json::Value`, which is what the member may hold
+/// when the condition does not apply), required where every value has it (`allOf`), optional
+/// elsewhere.
 pub(crate) fn drop_narrowing(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
@@ -508,11 +515,19 @@ pub(crate) fn drop_narrowing(schema: &mut Value) {
     let mut always = BTreeSet::new();
     let mut sometimes = BTreeSet::new();
     if struct_holder {
-        for keyword in ["then", "else"] {
-            sometimes.extend(required_names(object.get(keyword)));
+        let conditions = branches(object, "allOf")
+            .iter()
+            .filter_map(Value::as_object)
+            .chain([&*object]);
+        for condition in conditions {
+            for keyword in ["then", "else"] {
+                sometimes.extend(required_names(condition.get(keyword)));
+                sometimes.extend(declared_names(condition.get(keyword)));
+            }
         }
         if let Some(Value::Object(dependents)) = object.get("dependentSchemas") {
             sometimes.extend(dependents.values().flat_map(|d| required_names(Some(d))));
+            sometimes.extend(dependents.values().flat_map(|d| declared_names(Some(d))));
         }
         if let Some(Value::Object(dependents)) = object.get("dependentRequired") {
             let names = dependents.values().filter_map(Value::as_array).flatten();
@@ -553,6 +568,14 @@ pub(crate) fn drop_narrowing(schema: &mut Value) {
         }
     }
     for_each_child_mut(object, &mut drop_narrowing);
+}
+
+/// The names `schema` declares in its `properties`.
+fn declared_names(schema: Option<&Value>) -> Vec<String> {
+    match schema.and_then(|s| s.get("properties")) {
+        Some(Value::Object(members)) => members.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The names `schema` lists in its `required`.
@@ -849,7 +872,15 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
         return;
     };
     for_each_child_mut(object, &mut split_ref_siblings);
-    if !object.contains_key("$ref") || !object.contains_key("properties") {
+    // Beside `type` alone, typify asserts the definition says the same `type` (a `type` that
+    // does is dropped before this, see `drop_vacuous_ref_siblings`); merged, the two meet.
+    let type_alone = || {
+        let mut read = object
+            .keys()
+            .filter(|k| !stays_beside_ref(k) && *k != "$ref");
+        read.next().is_some_and(|k| k == "type") && read.next().is_none()
+    };
+    if !object.contains_key("$ref") || !(object.contains_key("properties") || type_alone()) {
         return;
     }
     let Some(reference) = object.shift_remove("$ref") else {
@@ -871,6 +902,43 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
         branches.extend(existing);
     }
     object.insert("allOf".into(), Value::Array(branches));
+}
+
+/// Drops what stands beside a `$ref` but cannot constrain a value the reference accepts:
+/// keywords for kinds of value the definition's `type` excludes (`items` beside a reference to
+/// an object), and a `type` that allows every kind the definition does. `kinds_of(reference)`
+/// is the definition's [`declared_kinds`], if it has a `type`.
+///
+/// Renovate's configuration schema writes `{"type": "object", "$ref": "#", "items": ...}` for
+/// each of its managers. typify merges a reference with keywords beside it by copying the
+/// definition in, and the definition holds the same reference again: it never stopped (see
+/// [`crate::recursion`]). Dropped, what is left is a reference, which typify names.
+pub(crate) fn drop_vacuous_ref_siblings(
+    schema: &mut Value,
+    kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
+) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut |child| {
+        drop_vacuous_ref_siblings(child, kinds_of)
+    });
+    let Some(kinds) = object
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(kinds_of)
+    else {
+        return;
+    };
+    let accepts =
+        |kind: &str| kinds.contains(kind) || kind == "number" && kinds.contains("integer");
+    object.retain(|keyword, value| match keyword.as_str() {
+        "type" => {
+            let sibling = serde_json::Map::from_iter([("type".to_string(), value.clone())]);
+            !declared_kinds(&sibling).is_some_and(|allowed| kinds.is_subset(&allowed))
+        }
+        keyword => keyword_kind(keyword).is_none_or(accepts),
+    });
 }
 
 /// Whether `keyword` evaluates members or items in place: beside one, which members
@@ -1418,6 +1486,44 @@ fn set_type(object: &mut serde_json::Map<String, Value>, mut kinds: Vec<Value>) 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn what_a_reference_rules_out_beside_it_is_dropped() {
+        let kinds_of = |reference: &str| match reference {
+            "#/$defs/Config" => Some(BTreeSet::from(["object".to_string()])),
+            "#/$defs/Count" => Some(BTreeSet::from(["integer".to_string()])),
+            _ => None,
+        };
+        // Renovate's managers: `items` cannot constrain an object, and `type` says nothing new.
+        let mut schema = json!({
+            "type": "object", "$ref": "#/$defs/Config", "items": {}, "minLength": 1,
+            "required": ["a"], "description": "d"
+        });
+        drop_vacuous_ref_siblings(&mut schema, &kinds_of);
+        assert_eq!(
+            schema,
+            json!({ "$ref": "#/$defs/Config", "required": ["a"], "description": "d" })
+        );
+        // An integer is a number: `minimum` constrains it, and `number` allows every integer.
+        let mut schema = json!({ "type": "number", "$ref": "#/$defs/Count", "minimum": 1 });
+        drop_vacuous_ref_siblings(&mut schema, &kinds_of);
+        assert_eq!(schema, json!({ "$ref": "#/$defs/Count", "minimum": 1 }));
+        // A narrower `type`, or one beside a definition without `type`, stays, and is merged
+        // with the reference (typify asserted the two were equal).
+        for mut schema in [
+            json!({ "type": "string", "$ref": "#/$defs/Config" }),
+            json!({ "type": "object", "$ref": "#/$defs/Open" }),
+        ] {
+            let reference = schema["$ref"].clone();
+            let kind = schema["type"].clone();
+            drop_vacuous_ref_siblings(&mut schema, &kinds_of);
+            split_ref_siblings(&mut schema);
+            assert_eq!(
+                schema,
+                json!({ "allOf": [{ "$ref": reference }, { "type": kind }] })
+            );
+        }
+    }
 
     #[test]
     fn array_narrowing_beside_prefix_items_is_left_to_validation() {

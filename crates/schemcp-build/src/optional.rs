@@ -148,6 +148,7 @@ fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) -> bool {
     let has = |name: &str| options.iter().any(|(n, _)| n == name);
     let skip = value("skip_serializing_if").map(|v| v.replace(' ', ""));
     let mut rename = value("rename").map(str::to_string);
+    let boxed = boxed_option(&field.ty).cloned();
     // (wrap the type in an `Option`, read a present `null` as `Some`)
     let (wrap, present) = match rename
         .as_deref()
@@ -162,6 +163,14 @@ fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) -> bool {
             (true, true)
         }
         None if has("flatten") || has("deserialize_with") || has("with") => return false,
+        // typify breaks a cycle through an optional member by boxing its `Option<T>` whole,
+        // and writes `default` without `skip_serializing_if`: an absent member went out as
+        // `null`, which its schema refuses.
+        None if has("default") && skip.is_none() && boxed.is_some() => {
+            let inner = boxed.as_ref().expect("matched");
+            field.ty = syn::parse_quote!(::std::option::Option<::std::boxed::Box<#inner>>);
+            (false, holds_null(inner, value_aliases))
+        }
         None if has("default")
             && skip
                 .as_deref()
@@ -204,11 +213,21 @@ fn is_transparent(attrs: &[syn::Attribute]) -> bool {
     })
 }
 
+/// `T` of `Box<Option<T>>`.
+fn boxed_option(ty: &Type) -> Option<&Type> {
+    option_inner(generic_inner(ty, "Box")?)
+}
+
 /// `T` of `Option<T>`.
 pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
+    generic_inner(ty, "Option")
+}
+
+/// `T` of `Wrapper<T>` (by the last segment's name).
+fn generic_inner<'a>(ty: &'a Type, wrapper: &str) -> Option<&'a Type> {
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
-    if last.ident != "Option" {
+    if last.ident != wrapper {
         return None;
     }
     let PathArguments::AngleBracketed(arguments) = &last.arguments else {
@@ -292,6 +311,25 @@ mod tests {
                 pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
                 #[serde(default = "defaults::input_days")]
                 pub days: ::std::vec::Vec<i64>,
+            }
+        };
+        assert_eq!(code, prettyplease::unparse(&syn::parse2(expected).unwrap()));
+    }
+
+    #[test]
+    fn a_boxed_option_is_an_option_of_a_box() {
+        // typify boxes a cycle through an optional member where it enters the cycle, around the
+        // `Option`, and writes `default` alone: `None` went out as `"next": null`.
+        let code = rewritten(quote! {
+            pub struct Node {
+                #[serde(default)]
+                pub next: ::std::boxed::Box<::std::option::Option<Node>>,
+            }
+        });
+        let expected = quote! {
+            pub struct Node {
+                #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+                pub next: ::std::option::Option<::std::boxed::Box<Node>>,
             }
         };
         assert_eq!(code, prettyplease::unparse(&syn::parse2(expected).unwrap()));

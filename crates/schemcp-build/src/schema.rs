@@ -146,30 +146,55 @@ pub(crate) fn says_no_value(schema: &Value) -> bool {
         .any(|(keyword, value)| subschemas(keyword, value).any(|child| below(keyword, child)))
 }
 
+/// Whether a merge in `schema` leaves a member no value: `additionalProperties` beside a
+/// reference (its own `$ref` or an `allOf` branch's) with a `type` that shares no kind with the
+/// `type` of a member the referenced schema declares and the merge does not. Beside the
+/// reference, `additionalProperties` applies to that member too, so the member must be absent,
+/// and typify rightly types it as an enum without variants: Renovate's `{"$ref": "#",
+/// "additionalProperties": {"type": "string"}}` lets none of the root's array members in.
+/// `target` resolves a reference.
+pub(crate) fn merge_leaves_no_value<'a>(
+    schema: &'a Value,
+    target: &dyn Fn(&str) -> Option<&'a Value>,
+) -> bool {
+    let Value::Object(object) = schema else {
+        return false;
+    };
+    let leaves_none = || {
+        let Some(allowed) = object
+            .get("additionalProperties")
+            .and_then(Value::as_object)
+            .and_then(declared_kinds)
+        else {
+            return false;
+        };
+        let own = object.get("properties").and_then(Value::as_object);
+        let references = branches(object, "allOf")
+            .iter()
+            .chain([schema])
+            .filter_map(|s| s.get("$ref")?.as_str());
+        references
+            .filter_map(target)
+            .filter_map(|t| t.get("properties")?.as_object())
+            .flatten()
+            .filter(|(name, _)| own.is_none_or(|own| !own.contains_key(*name)))
+            .filter_map(|(_, member)| declared_kinds(member.as_object()?))
+            .any(|kinds| kinds.is_disjoint(&allowed))
+    };
+    leaves_none()
+        || object.iter().any(|(keyword, value)| {
+            subschemas(keyword, value).any(|child| merge_leaves_no_value(child, target))
+        })
+}
+
 /// Whether `object` and its `allOf` branches name kinds (`type`) no value has at once, such as
 /// `"allOf": [{"type": "number"}, {"type": "string"}]`.
 fn disjoint_types(object: &serde_json::Map<String, Value>) -> bool {
-    let kinds = |schema: &serde_json::Map<String, Value>| -> Option<BTreeSet<String>> {
-        let mut kinds: BTreeSet<String> = match schema.get("type")? {
-            Value::String(kind) => [kind.clone()].into(),
-            Value::Array(kinds) => kinds
-                .iter()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect(),
-            _ => return None,
-        };
-        // An integer is a number.
-        if kinds.contains("number") {
-            kinds.insert("integer".to_string());
-        }
-        Some(kinds)
-    };
     let mut all = branches(object, "allOf")
         .iter()
         .filter_map(Value::as_object)
         .chain([object])
-        .filter_map(kinds);
+        .filter_map(declared_kinds);
     let Some(mut common) = all.next() else {
         return false;
     };
@@ -177,6 +202,33 @@ fn disjoint_types(object: &serde_json::Map<String, Value>) -> bool {
         common = common.intersection(&kinds).cloned().collect();
     }
     common.is_empty()
+}
+
+/// The kinds of value `schema`'s `type` allows, `integer` included where `number` is (an
+/// integer is a number); `None` without a `type`.
+pub(crate) fn declared_kinds(schema: &serde_json::Map<String, Value>) -> Option<BTreeSet<String>> {
+    let mut kinds: BTreeSet<String> = match schema.get("type")? {
+        Value::String(kind) => [kind.clone()].into(),
+        Value::Array(kinds) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => return None,
+    };
+    if kinds.contains("number") {
+        kinds.insert("integer".to_string());
+    }
+    Some(kinds)
+}
+
+/// The one kind of value `keyword` constrains (`items`: `array`), or `None` for a keyword
+/// that applies to every kind.
+pub(crate) fn keyword_kind(keyword: &str) -> Option<&'static str> {
+    TYPED_KEYWORDS
+        .iter()
+        .find(|(_, keywords)| keywords.contains(&keyword))
+        .map(|(kind, _)| *kind)
 }
 
 /// Escapes a JSON pointer segment.
@@ -369,7 +421,10 @@ fn merged(keyword: &str) -> bool {
 }
 
 /// The branches `object` lists under `keyword` (none when it has no such list).
-fn branches<'a>(object: &'a serde_json::Map<String, Value>, keyword: &str) -> &'a [Value] {
+pub(crate) fn branches<'a>(
+    object: &'a serde_json::Map<String, Value>,
+    keyword: &str,
+) -> &'a [Value] {
     object
         .get(keyword)
         .and_then(Value::as_array)
@@ -893,6 +948,29 @@ mod tests {
             schema["properties"]["inner"]["required"],
             json!([marked("n")])
         );
+    }
+
+    #[test]
+    fn a_merge_with_additional_properties_leaves_members_no_value() {
+        let root = json!({
+            "type": "object",
+            "properties": { "labels": { "type": "array" }, "name": { "type": "string" } }
+        });
+        let target = |reference: &str| (reference == "#/$defs/Root").then_some(&root);
+        // `labels` must be a string beside the reference, and is an array in it.
+        let links = json!({ "$ref": "#/$defs/Root", "additionalProperties": { "type": "string" } });
+        assert!(merge_leaves_no_value(&links, &target));
+        let nested = json!({ "properties": { "p": { "allOf": [{ "$ref": "#/$defs/Root" }], "additionalProperties": { "type": "string" } } } });
+        assert!(merge_leaves_no_value(&nested, &target));
+        // Declared beside the reference, `labels` is not an additional property there.
+        let declared = json!({
+            "$ref": "#/$defs/Root",
+            "properties": { "labels": {} },
+            "additionalProperties": { "type": "string" }
+        });
+        assert!(!merge_leaves_no_value(&declared, &target));
+        let compatible = json!({ "$ref": "#/$defs/Root", "additionalProperties": { "type": ["string", "array"] } });
+        assert!(!merge_leaves_no_value(&compatible, &target));
     }
 
     #[test]

@@ -30,21 +30,23 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 use crate::names::pascal;
 use crate::normalize::{
     closed_tuples, const_as_enum, declare_required_members, drop_array_narrowing_beside_prefix,
-    drop_narrower_readings, drop_narrowing, drop_opaque_nots, finish_tuples, integral_counts,
-    name_after_parent, name_nullable_root, only_narrows_arrays, open_pattern_properties,
-    open_tuples, prefix_items_refusal, runtime_type, separate_any_of_from_one_of,
-    settle_boolean_branches, settle_object_unions, settle_unevaluated, split_mixed_enums,
-    split_nullable_definition, split_ref_siblings, supersets_first, true_as_empty,
-    type_property_names, untag_open_lone_members,
+    drop_narrower_readings, drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings,
+    finish_tuples, integral_counts, name_after_parent, name_nullable_root, only_narrows_arrays,
+    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
+    separate_any_of_from_one_of, settle_boolean_branches, settle_object_unions, settle_unevaluated,
+    split_mixed_enums, split_nullable_definition, split_ref_siblings, supersets_first,
+    true_as_empty, type_property_names, untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::order::DeclaredOrders;
+use crate::recursion::{Merge, copied, copies_itself, merges, unending};
 use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
-    canonical, decode_segment, escape, for_each_ref_mut, for_each_subschema, mark_defaults,
-    mark_nullable_optionals, may_be_null, mentions, says_no_value, untyped_message,
-    untyped_subschemas,
+    canonical, declared_kinds, decode_segment, escape, for_each_ref_mut, for_each_subschema,
+    mark_defaults, mark_nullable_optionals, may_be_null, mentions, merge_leaves_no_value,
+    says_no_value, unescape, untyped_message, untyped_subschemas,
 };
+use schemcp_contract::keywords::ANNOTATIONS;
 
 /// One tool's schemas, as the generator needs them.
 pub(crate) struct ToolSchemas<'a> {
@@ -93,6 +95,9 @@ pub(crate) struct Problem {
 pub(crate) struct Options {
     pub derives: Vec<String>,
     pub fallback_to_value: bool,
+    /// Names the generated code gives its own items (the trait, `Dispatch`), which no type
+    /// may take.
+    pub reserved: Vec<String>,
 }
 
 /// The converted types.
@@ -125,6 +130,36 @@ struct Member {
     /// For the non-null part of a nullable definition, made a definition of its own (see
     /// [`split_nullable_definition`]): the definition's pointer.
     split_from: Option<String>,
+}
+
+impl Member {
+    /// A definition the generator made (`key` in `$defs` of the copy it converts), standing
+    /// for the schema at `pointer`.
+    fn definition(tool: usize, kind: Kind, key: String, pointer: String, schema: Value) -> Member {
+        Member {
+            tool,
+            kind,
+            name: pascal(&key),
+            def_key: Some(key),
+            pointer,
+            schema,
+            refs: Vec::new(),
+            origin: None,
+            content: String::new(),
+            split_from: None,
+        }
+    }
+}
+
+/// `stem`, or `stem` numbered from 1, whichever `taken` says is free first.
+fn unused_key(stem: &str, taken: impl Fn(&String) -> bool) -> String {
+    (0..)
+        .map(|n| match n {
+            0 => stem.to_string(),
+            n => format!("{stem}{n}"),
+        })
+        .find(|k| !taken(k))
+        .expect("an unused name")
 }
 
 /// Members that become one Rust type.
@@ -202,12 +237,8 @@ pub(crate) fn generate(
 ) -> Result<Types, Vec<Problem>> {
     let tool_pascal: Vec<String> = tools.iter().map(|t| pascal(t.name)).collect();
     let mut warnings = Vec::new();
-    let (mut members, slots, placeholders) = collect_members(
-        tools,
-        &tool_pascal,
-        options.fallback_to_value,
-        &mut warnings,
-    )?;
+    let (mut members, slots, placeholders) =
+        collect_members(tools, &tool_pascal, options, &mut warnings)?;
     let class_of = classes(&members);
     let class_count = class_of.iter().max().map_or(0, |m| m + 1);
     let mut classes: Vec<Class> = (0..class_count)
@@ -232,7 +263,13 @@ pub(crate) fn generate(
         options,
         placeholders,
         orders: member_orders(&members),
-        says_no_value: members.iter().any(|m| says_no_value(&m.schema)),
+        says_no_value: members.iter().any(|m| {
+            let target = |reference: &str| {
+                let (_, index) = m.refs.iter().find(|(r, _)| r == reference)?;
+                Some(&members[*index].schema)
+            };
+            says_no_value(&m.schema) || merge_leaves_no_value(&m.schema, &target)
+        }),
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
 
@@ -247,7 +284,12 @@ pub(crate) fn generate(
     // The prediction (mangled names) on another thread; the real conversion here, under the
     // names as they stand, which are final unless a predicted name collides.
     let (prediction, rendered) = std::thread::scope(|scope| {
-        let prediction = scope.spawn(|| plan.predict(&mangled_names, &BTreeSet::new()));
+        // typify recurses once per level of nesting, and a spawned thread gets 2 MiB of stack
+        // where the build script's main thread has 8: as much as that, and more to spare.
+        let prediction = std::thread::Builder::new()
+            .stack_size(PREDICTION_STACK)
+            .spawn_scoped(scope, || plan.predict(&mangled_names, &BTreeSet::new()))
+            .expect("a thread for the prediction");
         let rendered = plan.render(&names, &BTreeSet::new());
         let prediction = prediction
             .join()
@@ -432,9 +474,10 @@ struct Slot {
 fn collect_members(
     tools: &[ToolSchemas<'_>],
     tool_pascal: &[String],
-    fallback: bool,
+    options: &Options,
     warnings: &mut Vec<Problem>,
 ) -> Result<(Vec<Member>, Vec<Slot>, bool), Vec<Problem>> {
+    let fallback = options.fallback_to_value;
     let mut members = Vec::new();
     let mut slots = Vec::new();
     let mut placeholders = false;
@@ -513,19 +556,12 @@ fn collect_members(
                     // typify names the `T` of a nullable definition's `Option<T>` after the
                     // definition itself; `T` becomes a definition of its own.
                     let value = split_nullable_definition(&mut schema, |suffix| {
-                        let taken = |k: &String| {
+                        unused_key(&format!("{key}{suffix}"), |k| {
                             defs.contains_key(k)
                                 || ["$defs", "definitions"]
                                     .iter()
                                     .any(|d| object.get(*d).and_then(|e| e.get(k)).is_some())
-                        };
-                        (0..)
-                            .map(|n| match n {
-                                0 => format!("{key}{suffix}"),
-                                n => format!("{key}{suffix}{n}"),
-                            })
-                            .find(|k| !taken(k))
-                            .expect("an unused name")
+                        })
                     });
                     members.push(Member {
                         tool: t,
@@ -541,18 +577,10 @@ fn collect_members(
                     });
                     if let Some((value_key, value, at)) = value {
                         defs.insert(value_key.clone(), members.len());
-                        members.push(Member {
-                            tool: t,
-                            kind,
-                            name: pascal(&value_key),
-                            def_key: Some(value_key),
-                            origin: None,
-                            pointer: format!("{pointer}{at}"),
-                            schema: value,
-                            refs: Vec::new(),
-                            content: String::new(),
-                            split_from: Some(pointer),
-                        });
+                        let at = format!("{pointer}{at}");
+                        let mut member = Member::definition(t, kind, value_key, at, value);
+                        member.split_from = Some(pointer);
+                        members.push(member);
                     }
                 }
             }
@@ -622,7 +650,21 @@ fn collect_members(
                 open_evaluating_branches(&mut member.schema, &reference_evaluates);
                 open_unevaluated(&mut member.schema, &reference_evaluates);
             }
+            // The kinds each definition's `type` allows, for what beside a reference to it
+            // constrains nothing.
+            let def_kinds: BTreeMap<usize, BTreeSet<String>> = members[root..]
+                .iter()
+                .enumerate()
+                .filter_map(|(i, m)| Some((root + i, declared_kinds(m.schema.as_object()?)?)))
+                .collect();
+            let kinds_of = |reference: &str| {
+                resolve(reference, &defs)
+                    .ok()
+                    .and_then(|index| def_kinds.get(&index).cloned())
+            };
             for (member, written) in members[root..].iter_mut().zip(&written) {
+                retitle_reserved(member, &options.reserved, warnings);
+                drop_vacuous_ref_siblings(&mut member.schema, &kinds_of);
                 integral_counts(&mut member.schema);
                 settle_boolean_branches(&mut member.schema);
                 drop_opaque_nots(&mut member.schema);
@@ -659,6 +701,7 @@ fn collect_members(
                 true_as_empty(&mut member.schema);
                 declare_required_members(&mut member.schema);
             }
+            hoist_unending_merges(&mut members, root, &mut defs, t, &mut problems);
             for member in &mut members[root..] {
                 let mut refs = Vec::new();
                 for_each_subschema(
@@ -732,6 +775,156 @@ fn collect_members(
         Err(problems)
     }
 }
+
+/// Moves each merge typify would unroll without end (see [`crate::recursion`]) into a
+/// definition of its own, named after the schema and member it stood in, leaving a reference
+/// with the merge's annotations in its place. A definition that is itself such a merge (only
+/// `allOf` and references between it and itself) is refused: no type holds it.
+fn hoist_unending_merges(
+    members: &mut Vec<Member>,
+    root: usize,
+    defs: &mut BTreeMap<String, usize>,
+    t: usize,
+    problems: &mut Vec<Problem>,
+) {
+    // Merges written alike share one definition: a reference to the root (`#`) has the root
+    // copied into a definition, with its merges, which are the root's own.
+    let mut moved_to: BTreeMap<String, String> = BTreeMap::new();
+    // Moving a merge leaves a reference, which ends the copying there; a second round only
+    // finds what the first could not move.
+    for _ in 0..4 {
+        let resolved = |reference: &str| resolve(reference, defs).ok().map(|index| index - root);
+        let copied_in: Vec<BTreeSet<usize>> = members[root..]
+            .iter()
+            .map(|m| copied(&m.schema, &resolved))
+            .collect();
+        if !copies_itself(&copied_in) {
+            return;
+        }
+        let set: Vec<Vec<Merge>> = members[root..]
+            .iter()
+            .map(|m| merges(&m.schema, &resolved))
+            .collect();
+        let found: Vec<(usize, String)> = unending(&set)
+            .into_iter()
+            .map(|(i, merge)| (root + i, merge.pointer.clone()))
+            .collect();
+        let (whole, unending_inner): (Vec<_>, Vec<_>) =
+            found.into_iter().partition(|(_, p)| p.is_empty());
+        if unending_inner.is_empty() {
+            for (i, _) in whole {
+                problems.push(Problem {
+                    tool: Some(t),
+                    pointer: members[i].pointer.clone(),
+                    code: "unsupported-schema",
+                    message: "this schema merges itself in through `$ref` and `allOf`, without \
+                              end: no Rust type can hold it"
+                        .into(),
+                    help: Some("put an object member between the schema and its reference".into()),
+                });
+            }
+            return;
+        }
+        // A merge written as an unending one is moves with it: the root's, where a reference
+        // to the root (`#`) copied it into a definition, merges and all.
+        let content_at = |i: usize, pointer: &str| members[i].schema.pointer(pointer).map(content);
+        let contents: BTreeSet<String> = unending_inner
+            .iter()
+            .filter_map(|(i, p)| content_at(*i, p))
+            .collect();
+        let inner: Vec<(usize, String)> = set
+            .iter()
+            .enumerate()
+            .flat_map(|(i, merges)| merges.iter().map(move |m| (root + i, m.pointer.clone())))
+            .filter(|(i, p)| {
+                !p.is_empty()
+                    && (unending_inner.contains(&(*i, p.clone()))
+                        || content_at(*i, p).is_some_and(|c| contents.contains(&c)))
+            })
+            .collect();
+        // The innermost first, so a merge's pointer still holds when one inside it has moved.
+        for (i, pointer) in inner.into_iter().rev() {
+            let member = &members[i];
+            let (kind, at) = (member.kind, format!("{}{pointer}", member.pointer));
+            let stem = format!("{}{}", member.name, pascal(&last_member(&pointer)));
+            let Some(Value::Object(site)) = members[i].schema.pointer_mut(&pointer) else {
+                continue;
+            };
+            let mut moved = std::mem::take(site);
+            for keyword in ANNOTATIONS {
+                if let Some(value) = moved.shift_remove(*keyword) {
+                    site.insert(keyword.to_string(), value);
+                }
+            }
+            let moved = Value::Object(moved);
+            let content = content(&moved);
+            if let Some(key) = moved_to.get(&content) {
+                site.insert("$ref".into(), json!(format!("#/$defs/{}", escape(key))));
+                continue;
+            }
+            let key = unused_key(&stem, |k| defs.contains_key(k));
+            site.insert("$ref".into(), json!(format!("#/$defs/{}", escape(&key))));
+            moved_to.insert(content, key.clone());
+            defs.insert(key.clone(), members.len());
+            members.push(Member::definition(t, kind, key, at, moved));
+        }
+    }
+}
+
+/// Retitles the inline schemas of `member` whose `title` would name their type like an item of
+/// the generated code (readthedocs' `build.tools` is titled `Tools`, the trait's name): the
+/// type is named after the member that holds it too, `{Member}{Title}`.
+fn retitle_reserved(member: &mut Member, reserved: &[String], warnings: &mut Vec<Problem>) {
+    let mut found = Vec::new();
+    for_each_subschema(&member.schema, "", true, &mut |object, pointer| {
+        let title = object.get("title").and_then(Value::as_str);
+        if !pointer.is_empty()
+            && let Some(title) = title
+            && reserved.contains(&pascal(title))
+        {
+            found.push((pointer.to_string(), title.to_string()));
+        }
+    });
+    for (pointer, title) in found {
+        let renamed = format!("{}{}", member.name, pascal(&title));
+        if let Some(Value::Object(object)) = member.schema.pointer_mut(&pointer) {
+            object.insert("title".into(), Value::String(renamed.clone()));
+        }
+        warnings.push(Problem {
+            tool: Some(member.tool),
+            pointer: format!("{}{pointer}", member.pointer),
+            code: "type-renamed",
+            message: format!(
+                "the title `{title}` names an item of the generated code; this schema becomes \
+                 the Rust type `{renamed}`"
+            ),
+            help: Some("change the title to choose the name".into()),
+        });
+    }
+}
+
+/// A merge's schema without its annotations, for comparison.
+fn content(merge: &Value) -> String {
+    let mut merge = merge.clone();
+    if let Value::Object(object) = &mut merge {
+        object.retain(|keyword, _| !ANNOTATIONS.contains(&keyword.as_str()));
+    }
+    canonical(&merge)
+}
+
+/// The name of the last member `pointer` goes through (`/properties/child/items`: `child`), or
+/// `value`.
+fn last_member(pointer: &str) -> String {
+    let segments: Vec<&str> = pointer.split('/').collect();
+    segments
+        .windows(2)
+        .rev()
+        .find(|pair| pair[0] == "properties")
+        .map_or_else(|| "value".to_string(), |pair| unescape(pair[1]))
+}
+
+/// The stack of the thread that predicts type names (see [`generate`]); reserved, not used.
+const PREDICTION_STACK: usize = 64 << 20;
 
 /// The `properties` of an object schema, or `None` if it is not one (no `properties`, or a
 /// kind other than object).
@@ -1454,6 +1647,7 @@ impl Plan<'_> {
             by_name.entry(name.clone()).or_default().push(c);
         }
         let mut taken: BTreeSet<String> = names.iter().cloned().collect();
+        taken.extend(self.options.reserved.iter().cloned());
         for (name, group) in by_name {
             if group.len() < 2 {
                 continue;
@@ -1467,6 +1661,16 @@ impl Plan<'_> {
                     &format!("{} different schemas are named `{name}`", group.len()),
                 ));
                 names[c] = renamed;
+            }
+        }
+        // readthedocs' schema defines `tools`: a type `Tools` beside the trait did not compile.
+        for (c, name) in names.iter_mut().enumerate() {
+            if self.options.reserved.contains(name) {
+                let renamed = self.next_name(c, tool_pascal, &taken);
+                taken.insert(renamed.clone());
+                let reason = format!("`{name}` names an item of the generated code");
+                warnings.push(self.rename_note(c, &renamed, &reason));
+                *name = renamed;
             }
         }
         names

@@ -40,3 +40,26 @@ fn an_object_default_is_filled_in_as_written() {
         r#"{"include":[],"weights":{"recent":2.5},"cursor":"start","limit":10,"pages":[{"size":5}]}"#
     );
 }
+
+/// A merge whose definition holds the same merge again (an item of `children` is a `Node`
+/// that must name its parent; a section of `Outline` is the outline with a title) is a type of
+/// its own, where typify unrolled it until the stack overflowed; the refinement is in the type.
+#[test]
+fn a_tree_whose_branches_refine_it_round_trips() {
+    let value = serde_json::json!({
+        "root": {
+            "name": "a",
+            "children": [{ "name": "b", "parent": "a", "children": [{ "name": "c", "parent": "b" }] }],
+            "mirror": { "name": "m" }
+        }
+    });
+    let input: tools::BuildsTreeInput = serde_json::from_value(value.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&input).unwrap(), value);
+    let orphan = serde_json::json!({ "root": { "name": "a", "children": [{ "name": "b" }] } });
+    assert!(serde_json::from_value::<tools::BuildsTreeInput>(orphan).is_err());
+    let outline = serde_json::json!({ "sections": [{ "title": "intro", "sections": [] }] });
+    let read: tools::Outline = serde_json::from_value(outline.clone()).unwrap();
+    assert_eq!(serde_json::to_value(&read).unwrap(), outline);
+    let untitled = serde_json::json!({ "sections": [{ "sections": [] }] });
+    assert!(serde_json::from_value::<tools::Outline>(untitled).is_err());
+}

@@ -632,3 +632,72 @@ fn a_default_typify_cannot_hold_is_left_out_with_a_warning() {
     let errors = strict(json!({ "type": "integer", "enum": [1.5] })).unwrap_err();
     assert!(errors[0].contains("value does not conform"), "{errors:?}");
 }
+
+#[test]
+fn a_type_beside_a_reference_is_merged_with_it() {
+    // typify asserted that a `type` beside a `$ref` is the definition's own, and panicked.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "$defs": { "Any": {} },
+        "properties": { "a": { "type": "object", "$ref": "#/$defs/Any" } }
+    }))
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(code.contains("pub a: ::std::option::Option<"), "{code}");
+    assert!(
+        !code.contains("pub a: ::std::option::Option<Any>"),
+        "{code}"
+    );
+}
+
+#[test]
+fn a_schema_that_merges_itself_in_is_refused_not_unrolled() {
+    // No member between the definition and its reference: no type holds it, and typify would
+    // recurse until the stack overflowed.
+    let schema = json!({
+        "type": "object",
+        "$defs": { "A": { "allOf": [{ "$ref": "#/$defs/A" }, { "required": ["x"] }] } },
+        "properties": { "a": { "$ref": "#/$defs/A" } }
+    });
+    let errors = strict(schema.clone()).unwrap_err();
+    assert!(
+        errors.iter().any(|e| e.starts_with(
+            "/outputSchema/$defs/A [unsupported-schema] this schema merges itself in"
+        )),
+        "{errors:?}"
+    );
+}
+
+#[test]
+fn a_definition_named_like_the_generated_trait_is_renamed() {
+    // readthedocs' configuration schema defines `tools`: its type `Tools` beside the trait
+    // `Tools` did not compile.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "$defs": {
+            "tools": { "type": "object", "properties": { "python": { "type": "string" } } },
+            "dispatch": { "type": "string", "enum": ["now", "later"] }
+        },
+        "properties": {
+            "tools": { "$ref": "#/$defs/tools" },
+            "when": { "$ref": "#/$defs/dispatch" },
+            "build": {
+                "type": "object",
+                "properties": { "tools": { "title": "Tools", "type": "object", "properties": { "go": { "type": "string" } } } }
+            }
+        }
+    }))
+    .unwrap();
+    assert!(code.contains("pub struct TTools {"), "{code}");
+    assert!(code.contains("pub struct TOutputTools {"), "{code}");
+    assert!(code.contains("pub enum TDispatch {"), "{code}");
+    assert!(!code.contains("pub struct Tools"), "{code}");
+    assert_eq!(
+        warnings,
+        [
+            "/outputSchema/properties/build/properties/tools [type-renamed] the title `Tools` names an item of the generated code; this schema becomes the Rust type `TOutputTools`",
+            "/outputSchema/$defs/tools [type-renamed] `Tools` names an item of the generated code; this one becomes the Rust type `TTools`",
+            "/outputSchema/$defs/dispatch [type-renamed] `Dispatch` names an item of the generated code; this one becomes the Rust type `TDispatch`"
+        ]
+    );
+}

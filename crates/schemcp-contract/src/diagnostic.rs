@@ -262,11 +262,54 @@ impl Diagnostic {
             .with_width(100)
             .with_links(false);
         let mut out = String::new();
+        // A line too long to show (a schema written on one line) is left out, and the place
+        // is said in words: miette would print the whole line, and panics past column 65,535.
+        let shown = if self.long_line() {
+            let mut bare = self.clone();
+            let place = format!("at {} (the line is too long to show)", self.place());
+            bare.named = None;
+            bare.span = None;
+            bare.help = Some(match &self.help {
+                Some(help) => format!("{help}\n{place}"),
+                None => place,
+            });
+            std::borrow::Cow::Owned(bare)
+        } else {
+            std::borrow::Cow::Borrowed(self)
+        };
         // Writing into a String cannot fail.
-        let _ = handler.render_report(&mut out, self);
+        let _ = handler.render_report(&mut out, shown.as_ref());
+        out
+    }
+
+    /// Whether the source line the span starts on is longer than [`MAX_SHOWN_LINE`].
+    fn long_line(&self) -> bool {
+        let (Some(source), Some(span)) = (&self.source, &self.span) else {
+            return false;
+        };
+        let start = span.start.min(source.len());
+        let begins = source[..start].rfind('\n').map_or(0, |i| i + 1);
+        let ends = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
+        ends - begins > MAX_SHOWN_LINE
+    }
+
+    /// `file:line:col, /pointer`, what is known of them.
+    fn place(&self) -> String {
+        let mut out = self.file.display().to_string();
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            out.push_str(&format!(":{line}:{column}"));
+        }
+        if !self.pointer.is_empty() {
+            out.push_str(&format!(", {}", self.pointer));
+        }
         out
     }
 }
+
+/// The longest source line shown under a diagnostic, in bytes.
+const MAX_SHOWN_LINE: usize = 2_000;
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -403,4 +446,30 @@ pub(crate) fn sort(diagnostics: &mut [Diagnostic]) {
         let key = |d: &Diagnostic| (d.file.clone(), d.span.as_ref().map(|s| s.start), d.code);
         key(a).cmp(&key(b))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_place_on_a_line_too_long_to_show_is_said_in_words() {
+        // A schema written on one line: miette panicked past column 65,535.
+        let padding = "x".repeat(70_000);
+        let source: Arc<str> = format!("{{\"pad\": \"{padding}\", \"a\": 1}}").into();
+        let d = Diagnostic::new(Severity::Error, "x", "bad", "t.json")
+            .with_help("fix it")
+            .at_value(&source, "/a");
+        let out = d.render(false);
+        assert!(out.contains("bad"), "{out}");
+        assert!(
+            out.contains("at t.json:1:70018, /a (the line is too long to show)"),
+            "{out}"
+        );
+        assert!(out.len() < 1_000, "{out}");
+        // A short line is shown as before.
+        let source: Arc<str> = "{\"a\": 1}".into();
+        let d = Diagnostic::new(Severity::Error, "x", "bad", "t.json").at_value(&source, "/a");
+        assert!(d.render(false).contains("{\"a\": 1}"));
+    }
 }

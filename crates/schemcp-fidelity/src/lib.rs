@@ -339,6 +339,13 @@ fn result_ok_type(ty: &syn::Type) -> Option<String> {
 /// Plain typify 0.8: the schema as a root schema (with `title: "Root"` injected when the root is
 /// an object without one), default settings, panics caught.
 fn generate_baseline(schema: &Value, id: &str) -> (Generation, Option<Module>, bool) {
+    // typify would recurse until the stack overflows, which aborts the process rather than
+    // panicking: recorded as the panic it amounts to, without running it.
+    let unending = schemcp_build::__typify_unending_merges(schema);
+    if let Some(first) = unending.first() {
+        let message = format!("stack overflow: merges the reference at {first} into itself");
+        return (Generation::Panicked(message), None, false);
+    }
     let untitled = panic::catch_unwind(|| {
         let root: schemars::schema::RootSchema = serde_json::from_value(schema.clone()).ok()?;
         let mut space = typify::TypeSpace::new(&typify::TypeSpaceSettings::default());

@@ -371,6 +371,18 @@ impl ::std::convert::From<Canine> for Animal {
 pub struct Base {
     pub id: ::std::string::String,
 }
+///`BuildsTreeInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct BuildsTreeInput {
+    pub root: Node,
+}
 ///`CalculateInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -1618,6 +1630,115 @@ for KeepsBranchMembersInputTarget {
         )
     }
 }
+///`KeepsConditionalMembersInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsConditionalMembersInput {
+    pub body: ::std::vec::Vec<KeepsConditionalMembersInputBodyItem>,
+}
+///`KeepsConditionalMembersInputBodyItem`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsConditionalMembersInputBodyItem {
+    #[serde(rename = "type")]
+    pub type_: KeepsConditionalMembersInputBodyItemType,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub attributes: ::std::option::Option<
+        ::schemcp_runtime::__private::serde_json::Value,
+    >,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub id: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub validations: ::std::option::Option<
+        ::schemcp_runtime::__private::serde_json::Value,
+    >,
+}
+///`KeepsConditionalMembersInputBodyItemType`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsConditionalMembersInputBodyItemType {
+    #[serde(rename = "markdown")]
+    Markdown,
+    #[serde(rename = "input")]
+    Input,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for KeepsConditionalMembersInputBodyItemType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Markdown => f.write_str("markdown"),
+            Self::Input => f.write_str("input"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsConditionalMembersInputBodyItemType {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "markdown" => Ok(Self::Markdown),
+            "input" => Ok(Self::Input),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsConditionalMembersInputBodyItemType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String>
+for KeepsConditionalMembersInputBodyItemType {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`KeepsMembersInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -2802,6 +2923,41 @@ impl ::std::convert::From<::std::option::Option<::std::string::String>> for Mayb
         Self(value)
     }
 }
+///`Node`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct Node {
+    pub name: ::std::string::String,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub parent: ::std::option::Option<::std::string::String>,
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub children: ::std::option::Option<::std::vec::Vec<NodeChildren>>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub mirror: ::std::option::Option<::std::boxed::Box<Node>>,
+}
+///`NodeChildren`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct NodeChildren {
+    pub name: ::std::string::String,
+    pub parent: ::std::string::String,
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub children: ::std::option::Option<::std::vec::Vec<NodeChildren>>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub mirror: ::std::option::Option<::std::boxed::Box<Node>>,
+}
 ///Anything at all.
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -2831,6 +2987,36 @@ impl ::std::convert::From<::schemcp_runtime::__private::serde_json::Value> for N
     fn from(value: ::schemcp_runtime::__private::serde_json::Value) -> Self {
         Self(value)
     }
+}
+///`Outline`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Default
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct Outline {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub title: ::std::option::Option<::std::string::String>,
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub sections: ::std::option::Option<::std::vec::Vec<OutlineSections>>,
+}
+///`OutlineSections`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct OutlineSections {
+    pub title: ::std::string::String,
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub sections: ::std::option::Option<::std::vec::Vec<OutlineSections>>,
 }
 ///`PayInput`
 #[derive(
@@ -3105,6 +3291,14 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// Trees whose branches refine the tree: an item of `children` is a `Node` that must name its parent, and each section of an outline is the outline (`#`) with a title. typify copies a referenced definition in to merge it with what stands beside it, and the definition holds the same merge again: it recursed until the stack overflowed. Each such merge becomes a type of its own. `mirror` says `items` beside a reference to an object, which no object can break: it is a reference.
+    fn builds_tree(
+        &self,
+        input: BuildsTreeInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<Outline, ::schemcp_runtime::ToolError>,
+    > + ::std::marker::Send;
     /// Enum values typify 0.8 names alike (all four operators would be `X`) get variants spelled out from their characters, and keep their values on the wire.
     fn calculate(
         &self,
@@ -3191,6 +3385,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
     fn keeps_branch_members(
         &self,
         input: KeepsBranchMembersInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
+    /// Form items as GitHub's issue forms declare them: the members of each kind of item are declared under `if`/`then`, in `allOf` branches. The type has no field for a condition, so those members were dropped from a valid value; they are kept, as any value, and validation checks them.
+    fn keeps_conditional_members(
+        &self,
+        input: KeepsConditionalMembersInput,
         cx: &::schemcp_runtime::ToolContext,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
@@ -3343,90 +3548,105 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 2 => {
+                    let input: BuildsTreeInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::builds_tree(&self.0, input, cx).await?;
+                    ::schemcp_runtime::Returned::structured(&output)
+                }
+                3 => {
                     let input: CalculateInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::calculate(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                3 => {
+                4 => {
                     let input: ChoosesShapeInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::chooses_shape(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                4 => {
+                5 => {
                     let input: ExtendsRecordInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::extends_record(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                5 => {
+                6 => {
                     let input: FillsDefaultsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::fills_defaults(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                6 => {
+                7 => {
                     let input: ForecastInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::forecast(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                7 => {
+                8 => {
                     let input: JoinsModelsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::joins_models(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                8 => {
+                9 => {
                     let input: KeepsAllowedMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_allowed_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                9 => {
+                10 => {
                     let input: KeepsAnyOfMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_any_of_members(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                10 => {
+                11 => {
                     let input: KeepsBranchMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_branch_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                11 => {
+                12 => {
+                    let input: KeepsConditionalMembersInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::keeps_conditional_members(&self.0, input, cx)
+                        .await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                13 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                12 => {
+                14 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                13 => {
+                15 => {
                     let input: KeepsNullMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_null_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                14 => {
+                16 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3434,14 +3654,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                15 => {
+                17 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                16 => {
+                18 => {
                     let input: KeepsRequiredMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3449,28 +3669,28 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                17 => {
+                19 => {
                     let input: KeepsTimesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_times(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                18 => {
+                20 => {
                     let input: KeepsUnionShapesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_union_shapes(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                19 => {
+                21 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                20 => {
+                22 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3854,6 +4074,44 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `adopt_pet` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"root\":{\"name\":\"a\",\"children\":[{\"name\":\"b\",\"parent\":\"a\",\"children\":[{\"name\":\"c\",\"parent\":\"b\"}]}],\"mirror\":{\"name\":\"m\"}}}",
+                )
+                .unwrap();
+            let typed: BuildsTreeInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `builds_tree` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `builds_tree` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"sections\":[{\"title\":\"intro\",\"sections\":[{\"title\":\"why\",\"sections\":[]}]}]}",
+                )
+                .unwrap();
+            let typed: Outline = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `builds_tree` /outputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `builds_tree` /outputSchema/examples/0", example, back
             );
         }
         {
@@ -4399,6 +4657,27 @@ pub(crate) mod schemcp_examples {
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_branch_members` /inputSchema/properties/target/examples/1",
                 example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"body\":[{\"type\":\"markdown\",\"attributes\":{\"value\":\"Thanks for reporting.\"}},{\"type\":\"input\",\"id\":\"version\",\"validations\":{\"required\":true}}]}",
+                )
+                .unwrap();
+            let typed: KeepsConditionalMembersInput = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_conditional_members` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_conditional_members` /inputSchema/examples/0", example, back
             );
         }
         {
