@@ -791,8 +791,9 @@ fn hoist_unending_merges(
     // copied into a definition, with its merges, which are the root's own.
     let mut moved_to: BTreeMap<String, String> = BTreeMap::new();
     // Moving a merge leaves a reference, which ends the copying there; a second round only
-    // finds what the first could not move.
-    for _ in 0..4 {
+    // finds what the first could not move. Should rounds run out with a merge still unending,
+    // it is refused rather than handed to typify.
+    for round in 0..=ROUNDS {
         let resolved = |reference: &str| resolve(reference, defs).ok().map(|index| index - root);
         let copied_in: Vec<BTreeSet<usize>> = members[root..]
             .iter()
@@ -811,11 +812,11 @@ fn hoist_unending_merges(
             .collect();
         let (whole, unending_inner): (Vec<_>, Vec<_>) =
             found.into_iter().partition(|(_, p)| p.is_empty());
-        if unending_inner.is_empty() {
-            for (i, _) in whole {
+        if unending_inner.is_empty() || round == ROUNDS {
+            for (i, at) in whole.iter().chain(&unending_inner) {
                 problems.push(Problem {
                     tool: Some(t),
-                    pointer: members[i].pointer.clone(),
+                    pointer: format!("{}{at}", members[*i].pointer),
                     code: "unsupported-schema",
                     message: "this schema merges itself in through `$ref` and `allOf`, without \
                               end: no Rust type can hold it"
@@ -825,8 +826,8 @@ fn hoist_unending_merges(
             }
             return;
         }
-        // A merge written as an unending one is moves with it: the root's, where a reference
-        // to the root (`#`) copied it into a definition, merges and all.
+        // A merge written like an unending one moves with it: the root's, where a reference to
+        // the root (`#`) copied the root into a definition, merges and all.
         let content_at = |i: usize, pointer: &str| members[i].schema.pointer(pointer).map(content);
         let contents: BTreeSet<String> = unending_inner
             .iter()
@@ -870,6 +871,9 @@ fn hoist_unending_merges(
         }
     }
 }
+
+/// Rounds of [`hoist_unending_merges`]; one is enough for every schema seen so far.
+const ROUNDS: usize = 4;
 
 /// Retitles the inline schemas of `member` whose `title` would name their type like an item of
 /// the generated code (readthedocs' `build.tools` is titled `Tools`, the trait's name): the
