@@ -11,8 +11,7 @@ use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS};
 
 use crate::names::pascal;
 use crate::schema::{
-    Children, branches, children, declared_kinds, escape, for_each_child_mut, keyword_kind,
-    open_branch,
+    Children, branches, children, escape, for_each_child_mut, keyword_kind, open_branch, type_kinds,
 };
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
@@ -907,7 +906,7 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
 /// Drops what stands beside a `$ref` but cannot constrain a value the reference accepts:
 /// keywords for kinds of value the definition's `type` excludes (`items` beside a reference to
 /// an object), and a `type` that allows every kind the definition does. `kinds_of(reference)`
-/// is the definition's [`declared_kinds`], if it has a `type`.
+/// is the definition's [`declared_kinds`](crate::schema::declared_kinds), if it has a `type`.
 ///
 /// Renovate's configuration schema writes `{"type": "object", "$ref": "#", "items": ...}` for
 /// each of its managers. typify merges a reference with keywords beside it by copying the
@@ -933,10 +932,7 @@ pub(crate) fn drop_vacuous_ref_siblings(
     let accepts =
         |kind: &str| kinds.contains(kind) || kind == "number" && kinds.contains("integer");
     object.retain(|keyword, value| match keyword.as_str() {
-        "type" => {
-            let sibling = serde_json::Map::from_iter([("type".to_string(), value.clone())]);
-            !declared_kinds(&sibling).is_some_and(|allowed| kinds.is_subset(&allowed))
-        }
+        "type" => !type_kinds(value).is_some_and(|allowed| kinds.is_subset(&allowed)),
         keyword => keyword_kind(keyword).is_none_or(accepts),
     });
 }

@@ -104,57 +104,51 @@ pub(crate) fn copied(schema: &Value, resolve: &dyn Fn(&str) -> Option<usize>) ->
     found
 }
 
-/// Whether a schema of the set copies itself in, given what each one's merges copy in
-/// ([`copied`]): only then does [`unending`] find anything.
-pub(crate) fn copies_itself(copied: &[BTreeSet<usize>]) -> bool {
-    (0..copied.len()).any(|start| {
-        let mut seen = BTreeSet::new();
-        let mut todo: Vec<usize> = copied[start].iter().copied().collect();
-        while let Some(i) = todo.pop() {
-            if i == start {
-                return true;
-            }
-            if seen.insert(i) {
-                todo.extend(copied.get(i).into_iter().flatten().copied());
-            }
-        }
-        false
-    })
-}
-
-/// The merges of `set` (each schema's, by index) that copy in, directly or through the merges
-/// of what they copy, the schema they stand in: `(schema index, merge)`, in the order given.
-pub(crate) fn unending(set: &[Vec<Merge>]) -> Vec<(usize, &Merge)> {
-    // What copying schema `i` in brings in: `i` and what its merges copy, transitively.
-    let mut reach: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
-    let mut reached_from = |start: usize| -> BTreeSet<usize> {
-        reach
-            .entry(start)
-            .or_insert_with(|| {
-                let mut seen = BTreeSet::from([start]);
-                let mut todo = vec![start];
-                while let Some(i) = todo.pop() {
-                    for merge in set.get(i).into_iter().flatten() {
-                        for &next in &merge.copies {
-                            if seen.insert(next) {
-                                todo.push(next);
-                            }
-                        }
-                    }
-                }
-                seen
-            })
-            .clone()
-    };
-    let mut found = Vec::new();
-    for (i, merges) in set.iter().enumerate() {
-        for merge in merges {
-            if merge.copies.iter().any(|&c| reached_from(c).contains(&i)) {
-                found.push((i, merge));
+/// The schemas reachable from `starts` (themselves included) through `edges`, what each
+/// schema's merges copy in ([`copied`]).
+fn reachable(starts: &BTreeSet<usize>, edges: &[BTreeSet<usize>]) -> BTreeSet<usize> {
+    let mut seen = starts.clone();
+    let mut todo: Vec<usize> = starts.iter().copied().collect();
+    while let Some(i) = todo.pop() {
+        for &next in edges.get(i).into_iter().flatten() {
+            if seen.insert(next) {
+                todo.push(next);
             }
         }
     }
-    found
+    seen
+}
+
+/// Whether a schema of the set copies itself in, given what each one's merges copy in
+/// ([`copied`]): only then does [`unending`] find anything.
+pub(crate) fn copies_itself(edges: &[BTreeSet<usize>]) -> bool {
+    (0..edges.len()).any(|i| reachable(&edges[i], edges).contains(&i))
+}
+
+/// The merges of `set` (each schema's, by index) that copy in, directly or through the merges
+/// of what they copy (`edges`, as [`copies_itself`] takes them), the schema they stand in:
+/// `(schema index, merge)`, in the order given.
+pub(crate) fn unending<'a>(
+    set: &'a [Vec<Merge>],
+    edges: &[BTreeSet<usize>],
+) -> Vec<(usize, &'a Merge)> {
+    set.iter()
+        .enumerate()
+        .flat_map(|(i, merges)| merges.iter().map(move |merge| (i, merge)))
+        .filter(|(i, merge)| reachable(&merge.copies, edges).contains(i))
+        .collect()
+}
+
+/// What each schema's merges copy in, all together, from its merges.
+fn edges(set: &[Vec<Merge>]) -> Vec<BTreeSet<usize>> {
+    set.iter()
+        .map(|merges| {
+            merges
+                .iter()
+                .flat_map(|m| m.copies.iter().copied())
+                .collect()
+        })
+        .collect()
 }
 
 /// The merges plain typify unrolls without end in `root` read as typify reads it (`#` the root,
@@ -181,7 +175,7 @@ pub(crate) fn unending_in_plain_schema(root: &Value) -> Vec<String> {
         .iter()
         .map(|(_, schema)| merges(schema, &resolve))
         .collect();
-    unending(&set)
+    unending(&set, &edges(&set))
         .into_iter()
         .map(|(i, merge)| format!("{}{}", schemas[i].0, merge.pointer))
         .collect()
@@ -234,7 +228,7 @@ mod tests {
         let leaf = json!({ "type": "object", "properties": { "x": { "type": "integer" } } });
         let set = [merges(&node, &resolve), merges(&leaf, &resolve)];
         assert_eq!(set[0].len(), 2);
-        let found = unending(&set);
+        let found = unending(&set, &edges(&set));
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].0, 0);
         assert_eq!(found[0].1.pointer, "/properties/child");
@@ -247,7 +241,7 @@ mod tests {
             json!({ "properties": { "leaf": { "$ref": "#/$defs/Leaf", "minProperties": 1 } } });
         let leaf = json!({ "properties": { "up": { "allOf": [{ "$ref": "#/$defs/Node" }] } } });
         let set = [merges(&node, &resolve), merges(&leaf, &resolve)];
-        let found: Vec<(usize, &str)> = unending(&set)
+        let found: Vec<(usize, &str)> = unending(&set, &edges(&set))
             .into_iter()
             .map(|(i, m)| (i, m.pointer.as_str()))
             .collect();
@@ -257,7 +251,7 @@ mod tests {
         // Named by a plain reference on one side, the cycle stops there.
         let leaf = json!({ "properties": { "up": { "$ref": "#/$defs/Node" } } });
         let set = [merges(&node, &resolve), merges(&leaf, &resolve)];
-        assert!(unending(&set).is_empty());
+        assert!(unending(&set, &edges(&set)).is_empty());
         assert!(!copies_itself(&[
             copied(&node, &resolve),
             copied(&leaf, &resolve)

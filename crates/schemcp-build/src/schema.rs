@@ -207,7 +207,12 @@ fn disjoint_types(object: &serde_json::Map<String, Value>) -> bool {
 /// The kinds of value `schema`'s `type` allows, `integer` included where `number` is (an
 /// integer is a number); `None` without a `type`.
 pub(crate) fn declared_kinds(schema: &serde_json::Map<String, Value>) -> Option<BTreeSet<String>> {
-    let mut kinds: BTreeSet<String> = match schema.get("type")? {
+    type_kinds(schema.get("type")?)
+}
+
+/// The kinds of value a `type` keyword's value allows, as [`declared_kinds`] gives them.
+pub(crate) fn type_kinds(kind: &Value) -> Option<BTreeSet<String>> {
+    let mut kinds: BTreeSet<String> = match kind {
         Value::String(kind) => [kind.clone()].into(),
         Value::Array(kinds) => kinds
             .iter()

@@ -806,7 +806,7 @@ fn hoist_unending_merges(
             .iter()
             .map(|m| merges(&m.schema, &resolved))
             .collect();
-        let found: Vec<(usize, String)> = unending(&set)
+        let found: Vec<(usize, String)> = unending(&set, &copied_in)
             .into_iter()
             .map(|(i, merge)| (root + i, merge.pointer.clone()))
             .collect();
