@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::schema::{escape, for_each_subschema};
+use crate::schema::{for_each_reached_subschema, for_each_subschema};
 use crate::types::{Kind, Problem, ToolSchemas};
 
 /// What [`check`] found.
@@ -36,7 +36,7 @@ pub(crate) fn check(tools: &[ToolSchemas<'_>]) -> Checked {
             let base = kind.pointer();
             // `(schema pointer, [(keyword pointer suffix, value)])`
             let mut sites: Vec<(String, Vec<(String, Value)>)> = Vec::new();
-            for_each_subschema(schema.unwrap(), "", false, &mut |object, pointer| {
+            for_each_reached_subschema(schema.unwrap(), &mut |object, pointer| {
                 let mut values = Vec::new();
                 if let Some(Value::Array(examples)) = object.get("examples") {
                     for (i, example) in examples.iter().enumerate() {
@@ -131,44 +131,51 @@ pub(crate) fn check(tools: &[ToolSchemas<'_>]) -> Checked {
     checked
 }
 
-/// A document that validates against the subschema at `pointer` of `root`, with `root`'s
-/// definitions in place so `#/$defs/...` references inside it still resolve.
+/// A document that validates against the subschema at `pointer` of `root`, every reference
+/// inside it resolving as it does in `root`. `root` is embedded as a resource of its own (under
+/// its `$id`, or [`ROOT_URI`]) and referenced at `pointer`: a copy of the subschema alone would
+/// lose `#` and `#/components/...` references, which name places in the root.
 pub(crate) fn document(root: &Map<String, Value>, pointer: &str) -> Value {
     if pointer.is_empty() {
         return Value::Object(root.clone());
     }
-    let for_defs = ["/$defs/", "/definitions/"]
-        .iter()
-        .any(|p| pointer.starts_with(p));
+    let mut resource = root.clone();
+    let id = root
+        .get("$id")
+        .and_then(Value::as_str)
+        .and_then(|id| id.split('#').next())
+        .filter(|id| !id.is_empty());
+    let uri = match id {
+        Some(id) => id.to_string(),
+        None => {
+            resource.insert("$id".into(), json!(ROOT_URI));
+            ROOT_URI.to_string()
+        }
+    };
     let mut doc = Map::new();
     if let Some(dialect) = root.get("$schema") {
         doc.insert("$schema".into(), dialect.clone());
     }
-    for keyword in ["$defs", "definitions"] {
-        if let Some(defs) = root.get(keyword) {
-            doc.insert(keyword.into(), defs.clone());
-        }
-    }
-    if for_defs {
-        doc.insert("$ref".into(), json!(format!("#{pointer}")));
-    } else {
-        let mut body = root.clone();
-        for keyword in ["$defs", "definitions", "$schema"] {
-            body.shift_remove(keyword);
-        }
-        let key = "__schemcp_root";
-        let defs = doc
-            .entry("$defs")
-            .or_insert_with(|| Value::Object(Map::new()));
-        if let Value::Object(defs) = defs {
-            defs.insert(key.into(), Value::Object(body));
-        }
-        doc.insert(
-            "$ref".into(),
-            json!(format!("#/$defs/{}{pointer}", escape(key))),
-        );
-    }
+    doc.insert("$defs".into(), json!({ "root": resource }));
+    doc.insert("$ref".into(), json!(format!("{uri}#{}", fragment(pointer))));
     Value::Object(doc)
+}
+
+/// The URI [`document`] gives a root without an `$id`.
+const ROOT_URI: &str = "urn:schemcp:root";
+
+/// `pointer` written as a URI fragment: what a URI may not hold as it is (a space, `%`, `"`)
+/// percent-encoded.
+fn fragment(pointer: &str) -> String {
+    let mut out = String::with_capacity(pointer.len());
+    for byte in pointer.bytes() {
+        if byte.is_ascii_alphanumeric() || b"/-._~!$&'()*+,;=:@".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 /// typify's message for a value it cannot hold in the type it made: a `default` (or an `enum`
@@ -264,4 +271,29 @@ pub(crate) fn untypable_defaults(
         ignored.extend(found.into_iter().map(|pointer| (t, kind, pointer)));
     }
     (ignored, warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_subschema_is_validated_with_its_references_resolved_in_the_root() {
+        let root = json!({
+            "type": "object",
+            "properties": {
+                "a": { "$ref": "#/components/schemas/A" },
+                "self": { "type": "array", "items": { "$ref": "#" } }
+            },
+            "components": { "schemas": { "A": { "type": "integer" } } }
+        });
+        let root = root.as_object().unwrap();
+        let a = jsonschema::validator_for(&document(root, "/properties/a")).unwrap();
+        assert!(a.is_valid(&json!(1)) && !a.is_valid(&json!("x")));
+        // `#` is the root, not the subschema the document was made for.
+        let items = jsonschema::validator_for(&document(root, "/properties/self")).unwrap();
+        assert!(items.is_valid(&json!([{ "a": 1 }])));
+        assert!(!items.is_valid(&json!([{ "a": "x" }])));
+        assert!(!items.is_valid(&json!([3])));
+    }
 }

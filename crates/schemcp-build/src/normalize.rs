@@ -7,11 +7,12 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS};
+use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS, VOCABULARY};
 
 use crate::names::pascal;
 use crate::schema::{
-    Children, branches, children, escape, for_each_child_mut, keyword_kind, open_branch, type_kinds,
+    Children, branches, children, declared_kinds, escape, for_each_child_mut, keyword_kind,
+    mentions, open_branch, type_kinds,
 };
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
@@ -766,6 +767,148 @@ pub(crate) fn settle_boolean_branches(schema: &mut Value) {
     }
 }
 
+/// Folds an `anyOf` or `oneOf` whose branches are each only a list of values (`enum`, the same
+/// `type` or none, annotations, keywords of no vocabulary) into the one `enum` it means, in the
+/// copy of a schema the generator converts: the values of every branch for an `anyOf`, those
+/// of exactly one branch for a `oneOf`. It is the common way to document each value
+/// (`oneOf: [{"const": "a", "description": ...}, ...]`). typify makes a type per branch
+/// instead, and merges each into whatever stands beside a reference to the holder: Azure
+/// Pipelines' 259 task names beside 259 task branches became 67,859 types that rustc could not
+/// compile in 16 GB. Runs after [`const_as_enum`].
+pub(crate) fn fold_value_branches(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut fold_value_branches);
+    if object.contains_key("enum") {
+        return;
+    }
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = object.get(keyword) else {
+            continue;
+        };
+        let Some(kind) = value_branches_kind(branches) else {
+            continue;
+        };
+        // A `type` beside that is not the branches' own would have to be met as well.
+        if kind.is_some() && object.get("type").is_some_and(|t| Some(t) != kind.as_ref()) {
+            continue;
+        }
+        let lists: Vec<&Vec<Value>> = branches
+            .iter()
+            .filter_map(|b| b.get("enum").and_then(Value::as_array))
+            .collect();
+        let mut values: Vec<Value> = Vec::new();
+        for (i, list) in lists.iter().enumerate() {
+            for value in list.iter() {
+                // A value two `oneOf` branches list matches both, so the `oneOf` refuses it.
+                let elsewhere = lists
+                    .iter()
+                    .enumerate()
+                    .any(|(j, other)| j != i && other.contains(value));
+                if (keyword == "anyOf" || !elsewhere) && !values.contains(value) {
+                    values.push(value.clone());
+                }
+            }
+        }
+        object.shift_remove(keyword);
+        if let Some(kind) = kind {
+            object.entry("type").or_insert(kind);
+        }
+        object.insert("enum".into(), Value::Array(values));
+        return;
+    }
+}
+
+/// Narrows what an `allOf`/`anyOf`/`oneOf` branch says of a member the holder lists the values
+/// of (`properties.P.enum`) to the listed values the branch's schema accepts, in the copy of a
+/// schema the generator converts. The holder's list applies to every value anyway, so the
+/// branch accepts exactly those. It is how a branch picks its case (Azure Pipelines'
+/// `{"task": {"pattern": "^PowerShell@2$"}}` beside 254 task names): typify does not read the
+/// pattern against the list, and gave every branch a copy of all 254 names, so the first branch
+/// took every value. A branch none of whose values is listed holds no value, which its type
+/// then says. Each branch schema is checked with the validator the runtime uses; one with a
+/// reference is left alone.
+pub(crate) fn narrow_listed_members(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut narrow_listed_members);
+    let Some(Value::Object(properties)) = object.get("properties") else {
+        return;
+    };
+    let listed: Vec<(String, Vec<Value>)> = properties
+        .iter()
+        .filter_map(|(name, member)| {
+            let values = member.get("enum")?.as_array()?;
+            Some((name.clone(), values.clone()))
+        })
+        .collect();
+    if listed.is_empty() {
+        return;
+    }
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = object.get_mut(keyword) else {
+            continue;
+        };
+        for branch in branches {
+            let Some(Value::Object(members)) = branch.get_mut("properties") else {
+                continue;
+            };
+            for (name, values) in &listed {
+                let Some(Value::Object(member)) = members.get_mut(name) else {
+                    continue;
+                };
+                if mentions(member, &["$ref", "$dynamicRef", "$recursiveRef"]) {
+                    continue;
+                }
+                let Ok(validator) = jsonschema::validator_for(&Value::Object(member.clone()))
+                else {
+                    continue;
+                };
+                let kept: Vec<Value> = values
+                    .iter()
+                    .filter(|v| validator.is_valid(v))
+                    .cloned()
+                    .collect();
+                member.retain(|k, _| ANNOTATIONS.contains(&k.as_str()) && k != "default");
+                if kept.len() < values.len() {
+                    member.insert("enum".into(), Value::Array(kept));
+                }
+            }
+        }
+    }
+}
+
+/// Whether `branches` are each only a list of values (see [`fold_value_branches`]), and the
+/// `type` they all give (`Some(None)` where none gives one).
+fn value_branches_kind(branches: &[Value]) -> Option<Option<Value>> {
+    let mut kind: Option<Option<Value>> = None;
+    for branch in branches {
+        let branch = branch.as_object()?;
+        branch.get("enum")?.as_array()?;
+        let only_values = branch
+            .keys()
+            .all(|k| k == "enum" || k == "type" || inert(k));
+        if !only_values {
+            return None;
+        }
+        let this = branch.get("type").cloned();
+        match &kind {
+            None => kind = Some(this),
+            Some(seen) if *seen == this => {}
+            Some(_) => return None,
+        }
+    }
+    kind
+}
+
+/// Whether `key` says nothing of the values a schema accepts: an annotation, or a key of no
+/// vocabulary (`markdownDescription`, `doNotSuggest`), which validators ignore.
+fn inert(key: &str) -> bool {
+    ANNOTATIONS.contains(&key) || !VOCABULARY.contains(&key)
+}
+
 /// Rewrites an `enum` without `type` whose values are of more than one kind besides `null`
 /// (`["auto", 1, 2]`, which typify cannot type: it panics) to the `oneOf` of one typed `enum`
 /// per kind that it means, in the copy of a schema the generator converts. The kinds are
@@ -777,10 +920,7 @@ pub(crate) fn split_mixed_enums(schema: &mut Value) {
         return;
     };
     for_each_child_mut(object, &mut split_mixed_enums);
-    if object
-        .keys()
-        .any(|k| k != "enum" && !ANNOTATIONS.contains(&k.as_str()))
-    {
+    if object.keys().any(|k| k != "enum" && !inert(k)) {
         return;
     }
     let Some(Value::Array(values)) = object.get("enum") else {
@@ -1057,12 +1197,44 @@ pub(crate) fn settle_object_unions(
         keep_other_members(branches, &keep);
         return;
     }
-    if !share_a_member(&sets) && !keep.contains(&true) && !branches.iter().any(open_branch) {
+    if !share_a_member(&sets)
+        && !keep.contains(&true)
+        && !branches.iter().any(open_branch)
+        && !overlapping_kinds(branches)
+    {
         return;
     }
     keep_other_members(branches, &keep);
     let branches = object.shift_remove("anyOf").expect("an `anyOf`");
     object.insert("oneOf".into(), branches);
+}
+
+/// Whether two of `branches` accept values of one kind where not every branch is an object
+/// schema: typify takes branches it cannot tell apart for parts of a struct, flattened, which
+/// only objects fit. Travis' `step` (`anyOf: [{"enum": ["skip"]}, {"type": "string"},
+/// {"type": "array", ...}]`) became such a struct, and refused every array and string.
+fn overlapping_kinds(branches: &[Value]) -> bool {
+    let kinds: Option<Vec<BTreeSet<String>>> = branches
+        .iter()
+        .map(|branch| {
+            let branch = branch.as_object()?;
+            if let Some(kinds) = declared_kinds(branch) {
+                return Some(kinds);
+            }
+            let values = branch.get("enum")?.as_array()?;
+            Some(values.iter().map(|v| json_kind(v).to_string()).collect())
+        })
+        .collect();
+    let Some(kinds) = kinds else {
+        return false;
+    };
+    if kinds.iter().all(|k| k.iter().all(|kind| kind == "object")) {
+        return false;
+    }
+    kinds
+        .iter()
+        .enumerate()
+        .any(|(i, a)| kinds[i + 1..].iter().any(|b| !a.is_disjoint(b)))
 }
 
 /// A branch that is an object schema of its own (not a `$ref`). Beside `"type": "object"`
@@ -1482,6 +1654,80 @@ fn set_type(object: &mut serde_json::Map<String, Value>, mut kinds: Vec<Value>) 
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn branches_of_values_fold_into_one_list() {
+        let mut schema = json!({
+            "description": "kept",
+            "anyOf": [
+                { "enum": ["a", "b"], "description": "first", "doNotSuggest": true },
+                { "enum": ["b", "c"] }
+            ]
+        });
+        fold_value_branches(&mut schema);
+        assert_eq!(
+            schema,
+            json!({ "description": "kept", "enum": ["a", "b", "c"] })
+        );
+        // A value two `oneOf` branches list matches both: the `oneOf` refuses it.
+        let mut schema = json!({ "oneOf": [
+            { "type": "string", "enum": ["a", "b"] },
+            { "type": "string", "enum": ["b", "c"] }
+        ] });
+        fold_value_branches(&mut schema);
+        assert_eq!(schema, json!({ "type": "string", "enum": ["a", "c"] }));
+        // Branches of other types, a keyword that narrows, or another `type` beside: as written.
+        for written in [
+            json!({ "anyOf": [{ "type": "string", "enum": ["a"] }, { "enum": [1] }] }),
+            json!({ "anyOf": [{ "enum": ["a"], "minLength": 2 }, { "enum": ["b"] }] }),
+            json!({ "type": "integer", "anyOf": [{ "type": "string", "enum": ["a"] }] }),
+        ] {
+            let mut schema = written.clone();
+            fold_value_branches(&mut schema);
+            assert_eq!(schema, written);
+        }
+    }
+
+    #[test]
+    fn keys_of_no_vocabulary_do_not_stop_a_mixed_enum_from_splitting() {
+        // CircleCI's `version`: typify panicked on it, and the whole configuration became a
+        // `serde_json::Value`.
+        let mut schema = json!({ "enum": ["2.1", 2.1], "markdownDescription": "x" });
+        split_mixed_enums(&mut schema);
+        assert_eq!(
+            schema,
+            json!({
+                "markdownDescription": "x",
+                "oneOf": [
+                    { "type": "string", "enum": ["2.1"] },
+                    { "type": "number", "enum": [2.1] }
+                ]
+            })
+        );
+    }
+
+    #[test]
+    fn a_branch_narrows_a_listed_member_to_the_values_it_accepts() {
+        let mut schema = json!({
+            "properties": { "task": { "enum": ["A@1", "A@2", "B@1"] } },
+            "anyOf": [
+                { "properties": { "task": { "pattern": "^A@", "description": "A" } } },
+                { "properties": { "task": { "pattern": "^C@" } } },
+                { "properties": { "task": { "type": "string" } } },
+                { "properties": { "task": { "$ref": "#/$defs/t" } } }
+            ]
+        });
+        narrow_listed_members(&mut schema);
+        assert_eq!(
+            schema["anyOf"],
+            json!([
+                { "properties": { "task": { "description": "A", "enum": ["A@1", "A@2"] } } },
+                { "properties": { "task": { "enum": [] } } },
+                { "properties": { "task": {} } },
+                { "properties": { "task": { "$ref": "#/$defs/t" } } }
+            ])
+        );
+    }
 
     #[test]
     fn what_a_reference_rules_out_beside_it_is_dropped() {

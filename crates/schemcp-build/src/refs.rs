@@ -78,10 +78,13 @@ fn static_refs(schema: &mut Value) {
 /// inner one). The root cannot, so its copy is named `root_name`, the root's own type name,
 /// and made from the final root (`classes` joins members of one name and content): a
 /// recursive tool input is `struct Input { child: Option<Box<Input>> }`.
+///
+/// Also gives, for each copy, its name in `$defs` and the pointer of the place it was copied
+/// from, so a problem found in the copy is reported where the author wrote it.
 pub(crate) fn hoist_refs(
     root: &serde_json::Map<String, Value>,
     root_name: &str,
-) -> serde_json::Map<String, Value> {
+) -> (serde_json::Map<String, Value>, Vec<(String, String)>) {
     let original = Value::Object(root.clone());
     let id = root.get("$id").and_then(Value::as_str).map(str::to_string);
     let mut anchors: BTreeMap<String, String> = BTreeMap::new();
@@ -140,6 +143,7 @@ pub(crate) fn hoist_refs(
     // (JSON pointer, definition) of every target whose place now refers to its copy.
     let mut replaced: Vec<(String, String)> = Vec::new();
     let mut root_copy: Option<String> = None;
+    let mut moved: Vec<(String, String)> = Vec::new();
     let mut taken: BTreeSet<String> = ["$defs", "definitions"]
         .iter()
         .filter_map(|k| root.get(*k).and_then(Value::as_object))
@@ -231,8 +235,9 @@ pub(crate) fn hoist_refs(
                 && let Some(place) = schema.pointer_mut(&place)
             {
                 *place = json!({ "$ref": format!("#/$defs/{}", escape(&name)) });
-                replaced.push((escaped, name.clone()));
+                replaced.push((escaped.clone(), name.clone()));
             }
+            moved.push((name.clone(), escaped));
             copies.insert(pointer, name);
         }
         for_each_ref_mut(&mut schema, false, &mut |reference| {
@@ -252,8 +257,8 @@ pub(crate) fn hoist_refs(
         }
     }
     match schema {
-        Value::Object(object) => object,
-        _ => root.clone(),
+        Value::Object(object) => (object, moved),
+        _ => (root.clone(), moved),
     }
 }
 

@@ -282,6 +282,62 @@ pub(crate) fn for_each_subschema(
     }
 }
 
+/// Like [`for_each_subschema`] from the root, then into every place a local reference
+/// (`#/components/schemas/a`) names that the walk did not reach: a definition kept outside
+/// `$defs` is a subschema only through the references to it. Each subschema is seen once.
+pub(crate) fn for_each_reached_subschema(
+    root: &Value,
+    f: &mut dyn FnMut(&serde_json::Map<String, Value>, &str),
+) {
+    // The places the walk from the root reaches need no record: only what is outside them.
+    let mut pending = Vec::new();
+    for_each_subschema(root, "", false, &mut |object, pointer| {
+        pending.extend(outside_target(object));
+        f(object, pointer);
+    });
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    while !pending.is_empty() {
+        // Sorted, walked in that order: the same places in the same order on every run.
+        pending.sort();
+        pending.dedup();
+        let start = pending.remove(0);
+        let Some(schema) = root.pointer(&start).filter(|_| !seen.contains(&start)) else {
+            continue;
+        };
+        for_each_subschema(schema, &start, false, &mut |object, pointer| {
+            if seen.insert(pointer.to_string()) {
+                pending.extend(outside_target(object));
+                f(object, pointer);
+            }
+        });
+    }
+}
+
+/// The JSON pointer `object`'s `$ref` names, where a walk by keywords does not reach it.
+fn outside_target(object: &serde_json::Map<String, Value>) -> Option<String> {
+    let fragment = object.get("$ref")?.as_str()?.strip_prefix("#/")?;
+    let segments: Vec<String> = fragment.split('/').map(decode_segment).collect();
+    let mut rest = segments.iter();
+    while let Some(keyword) = rest.next() {
+        match children(keyword) {
+            Some(Children::Named) => {
+                rest.next();
+            }
+            Some(Children::One | Children::List) => {
+                let mut ahead = rest.clone();
+                if ahead.next().is_some_and(|s| s.parse::<usize>().is_ok()) {
+                    rest = ahead;
+                }
+            }
+            None => {
+                let escaped: Vec<String> = segments.iter().map(|s| escape(s)).collect();
+                return Some(format!("/{}", escaped.join("/")));
+            }
+        }
+    }
+    None
+}
+
 /// Appended to the name of an optional member that may be `null`, in the schema typify reads.
 /// typify's field names drop it (`fooBar\u{1}` is still `foo_bar`) and its `rename` keeps it,
 /// so [`crate::optional`] can find the member in the generated code.
@@ -853,6 +909,30 @@ pub(crate) fn decode_segment(segment: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn definitions_outside_defs_are_reached_through_their_references() {
+        let root = json!({
+            "properties": { "a": { "$ref": "#/components/schemas/A" } },
+            "components": { "schemas": {
+                "A": { "properties": { "b": { "$ref": "#/components/schemas/B%20C" } } },
+                "B C": { "default": 1 },
+                "Unused": { "default": 2 }
+            } }
+        });
+        let mut seen = Vec::new();
+        for_each_reached_subschema(&root, &mut |_, pointer| seen.push(pointer.to_string()));
+        assert_eq!(
+            seen,
+            [
+                "",
+                "/properties/a",
+                "/components/schemas/A",
+                "/components/schemas/A/properties/b",
+                "/components/schemas/B C",
+            ]
+        );
+    }
 
     #[test]
     fn members_closed_branches_leave_out() {

@@ -31,11 +31,12 @@ use crate::names::pascal;
 use crate::normalize::{
     closed_tuples, const_as_enum, declare_required_members, drop_array_narrowing_beside_prefix,
     drop_narrower_readings, drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings,
-    finish_tuples, integral_counts, name_after_parent, name_nullable_root, only_narrows_arrays,
-    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
-    separate_any_of_from_one_of, settle_boolean_branches, settle_object_unions, settle_unevaluated,
-    split_mixed_enums, split_nullable_definition, split_ref_siblings, supersets_first,
-    true_as_empty, type_property_names, untag_open_lone_members,
+    finish_tuples, fold_value_branches, integral_counts, name_after_parent, name_nullable_root,
+    narrow_listed_members, only_narrows_arrays, open_pattern_properties, open_tuples,
+    prefix_items_refusal, runtime_type, separate_any_of_from_one_of, settle_boolean_branches,
+    settle_object_unions, settle_unevaluated, split_mixed_enums, split_nullable_definition,
+    split_ref_siblings, supersets_first, true_as_empty, type_property_names,
+    untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::order::DeclaredOrders;
@@ -235,10 +236,53 @@ pub(crate) fn generate(
     tools: &[ToolSchemas<'_>],
     options: &Options,
 ) -> Result<Types, Vec<Problem>> {
+    let mut moved = Vec::new();
+    let result = generate_copies(tools, options, &mut moved);
+    let relocate = |problem: &mut Problem| {
+        let Some(tool) = problem.tool else { return };
+        let found = moved.iter().find(|m| {
+            m.tool == tool
+                && problem
+                    .pointer
+                    .strip_prefix(&m.copy)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        });
+        if let Some(m) = found {
+            problem.pointer = format!("{}{}", m.original, &problem.pointer[m.copy.len()..]);
+        }
+    };
+    match result {
+        Ok(mut types) => {
+            types.warnings.iter_mut().for_each(relocate);
+            Ok(types)
+        }
+        Err(mut problems) => {
+            problems.iter_mut().for_each(relocate);
+            Err(problems)
+        }
+    }
+}
+
+/// A definition [`hoist_refs`] copied into `$defs`: problems found in it are reported at the
+/// place it was copied from, which is what the author wrote.
+struct Copied {
+    tool: usize,
+    /// The copy's pointer, `/inputSchema/$defs/<name>`.
+    copy: String,
+    /// The original's pointer, `/inputSchema/components/schemas/a`.
+    original: String,
+}
+
+/// [`generate`], noting each copy [`hoist_refs`] makes in `moved`.
+fn generate_copies(
+    tools: &[ToolSchemas<'_>],
+    options: &Options,
+    moved: &mut Vec<Copied>,
+) -> Result<Types, Vec<Problem>> {
     let tool_pascal: Vec<String> = tools.iter().map(|t| pascal(t.name)).collect();
     let mut warnings = Vec::new();
     let (mut members, slots, placeholders) =
-        collect_members(tools, &tool_pascal, options, &mut warnings)?;
+        collect_members(tools, &tool_pascal, options, &mut warnings, moved)?;
     let class_of = classes(&members);
     let class_count = class_of.iter().max().map_or(0, |m| m + 1);
     let mut classes: Vec<Class> = (0..class_count)
@@ -256,10 +300,23 @@ pub(crate) fn generate(
     // After every check that reports pointers into the schemas: the marks rename members.
     mark_nullable(&mut members);
 
+    // Classes the schema passes made `serde_json::Value` whole (a reference to another
+    // document, a keyword typify cannot read), each with a warning at its pointer.
+    let degraded: BTreeSet<usize> = members
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            warnings.iter().any(|w| {
+                w.code == "fallback-to-value" && w.tool == Some(m.tool) && w.pointer == m.pointer
+            })
+        })
+        .map(|(i, _)| class_of[i])
+        .collect();
     let plan = Plan {
         members: &members,
         classes: &classes,
         class_of: &class_of,
+        degraded,
         options,
         placeholders,
         orders: member_orders(&members),
@@ -276,8 +333,10 @@ pub(crate) fn generate(
     // The whole set under mangled names: the names typify will derive, without collisions.
     let mangled_names: Vec<String> = (0..classes.len()).map(mangled).collect();
     let first_names = names.clone();
-    let first_warnings = warnings.len();
     let mut fallback = BTreeSet::new();
+    plan.spread_fallback(&mut fallback, &names, &mut warnings);
+    let first_fallback = fallback.clone();
+    let first_warnings = warnings.len();
     // The whole set is converted first; only when that fails are the classes probed one by one
     // (a thousand small conversions for a large set), so that a failure names its own file and
     // pointer.
@@ -288,9 +347,9 @@ pub(crate) fn generate(
         // where the build script's main thread has 8: as much as that, and more to spare.
         let prediction = std::thread::Builder::new()
             .stack_size(PREDICTION_STACK)
-            .spawn_scoped(scope, || plan.predict(&mangled_names, &BTreeSet::new()))
+            .spawn_scoped(scope, || plan.predict(&mangled_names, &first_fallback))
             .expect("a thread for the prediction");
-        let rendered = plan.render(&names, &BTreeSet::new());
+        let rendered = plan.render(&names, &first_fallback);
         let prediction = prediction
             .join()
             .unwrap_or_else(|payload| panic::resume_unwind(payload));
@@ -318,6 +377,7 @@ pub(crate) fn generate(
             if !problems.is_empty() {
                 return Err(problems);
             }
+            plan.spread_fallback(&mut fallback, &names, &mut warnings);
         }
         let predicted = loop {
             let prediction = match whole.take() {
@@ -344,12 +404,13 @@ pub(crate) fn generate(
                     let member = &members[classes[c].first()];
                     fallback.insert(c);
                     warnings.push(fallback_warning(member, &names[c], &problems[0].message));
+                    plan.spread_fallback(&mut fallback, &names, &mut warnings);
                 }
                 Err((problems, _)) => return Err(problems),
             }
         };
         let rendered = match speculative.take() {
-            Some((used, rendered)) if used == names && fallback.is_empty() => rendered,
+            Some((used, rendered)) if used == names && fallback == first_fallback => rendered,
             _ => plan.render(&names, &fallback),
         };
         match rendered {
@@ -360,7 +421,7 @@ pub(crate) fn generate(
             Err(_) => {
                 names = first_names.clone();
                 warnings.truncate(first_warnings);
-                fallback.clear();
+                fallback = first_fallback.clone();
             }
         }
     };
@@ -476,6 +537,7 @@ fn collect_members(
     tool_pascal: &[String],
     options: &Options,
     warnings: &mut Vec<Problem>,
+    moved: &mut Vec<Copied>,
 ) -> Result<(Vec<Member>, Vec<Slot>, bool), Vec<Problem>> {
     let fallback = options.fallback_to_value;
     let mut members = Vec::new();
@@ -513,7 +575,12 @@ fn collect_members(
                 (Kind::Output, Some(title)) => pascal(title),
                 _ => format!("{}{}", tool_pascal[t], kind.label()),
             };
-            let hoisted = hoist_refs(&static_dynamic_refs(object), &root_name);
+            let (hoisted, copies) = hoist_refs(&static_dynamic_refs(object), &root_name);
+            moved.extend(copies.into_iter().map(|(name, original)| Copied {
+                tool: t,
+                copy: format!("{base}/$defs/{}", escape(&name)),
+                original: format!("{base}{original}"),
+            }));
             let object = &hoisted;
             let mut root_schema = object.clone();
             for keyword in ["$defs", "definitions", "$schema", "$id", "title"] {
@@ -669,6 +736,8 @@ fn collect_members(
                 settle_boolean_branches(&mut member.schema);
                 drop_opaque_nots(&mut member.schema);
                 const_as_enum(&mut member.schema);
+                fold_value_branches(&mut member.schema);
+                narrow_listed_members(&mut member.schema);
                 type_property_names(&mut member.schema);
                 split_mixed_enums(&mut member.schema);
                 placeholders |= crate::variants::name_variants(&mut member.schema);
@@ -1581,6 +1650,8 @@ struct Plan<'a> {
     members: &'a [Member],
     classes: &'a [Class],
     class_of: &'a [usize],
+    /// Classes made `serde_json::Value` before typify was asked (see [`Plan::spread_fallback`]).
+    degraded: BTreeSet<usize>,
     options: &'a Options,
     /// Whether some enum's values were handed to typify as placeholders.
     placeholders: bool,
@@ -1626,6 +1697,55 @@ impl Converted {
 }
 
 impl Plan<'_> {
+    /// Adds to `fallback` every class that merges one in it or one [`Plan::degraded`] (an
+    /// `allOf` branch, a `$ref` beside keywords): merged, a `serde_json::Value` adds no field,
+    /// so the members it declared would be dropped from every value without a word. Each gets
+    /// a warning naming the class it merges.
+    fn spread_fallback(
+        &self,
+        fallback: &mut BTreeSet<usize>,
+        names: &[String],
+        warnings: &mut Vec<Problem>,
+    ) {
+        if fallback.is_empty() && self.degraded.is_empty() {
+            return;
+        }
+        loop {
+            let mut added = false;
+            for (c, class) in self.classes.iter().enumerate() {
+                if fallback.contains(&c) || self.degraded.contains(&c) {
+                    continue;
+                }
+                let merged = class.members.iter().find_map(|&m| {
+                    let member = &self.members[m];
+                    let resolve = |reference: &str| {
+                        member
+                            .refs
+                            .iter()
+                            .find(|(r, _)| r == reference)
+                            .map(|(_, target)| self.class_of[*target])
+                    };
+                    copied(&member.schema, &resolve)
+                        .into_iter()
+                        .find(|other| fallback.contains(other) || self.degraded.contains(other))
+                        .map(|other| (member, other))
+                });
+                if let Some((member, other)) = merged {
+                    fallback.insert(c);
+                    added = true;
+                    let reason = format!(
+                        "it merges `{}`, which is serde_json::Value and so would add no field",
+                        names[other]
+                    );
+                    warnings.push(fallback_warning(member, &names[c], &reason));
+                }
+            }
+            if !added {
+                return;
+            }
+        }
+    }
+
     fn settings(&self) -> TypeSpaceSettings {
         let mut settings = TypeSpaceSettings::default();
         // Sorted keys keep structured results stable from call to call.

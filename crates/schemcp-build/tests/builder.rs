@@ -151,6 +151,33 @@ fn a_reference_outside_defs_is_hoisted_into_a_definition() {
 }
 
 #[test]
+fn a_failing_definition_outside_defs_is_reported_where_it_is_written() {
+    // The generator converts a copy of `components/schemas/Odd` in `$defs`; the diagnostic
+    // pointed into that copy, which the file does not have, and so showed no place at all.
+    let text = r##"{
+  "name": "odd",
+  "inputSchema": {
+    "type": "object",
+    "properties": { "o": { "$ref": "#/components/schemas/Odd" } },
+    "components": { "schemas": {
+      "Odd": {
+        "type": "object",
+        "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::odd path" }
+      }
+    } }
+  }
+}
+"##;
+    let diagnostics = failure("outside-defs", &[("odd.json", text)]);
+    let d = &diagnostics.0[0];
+    assert_eq!(
+        (d.code, d.pointer.as_str()),
+        ("unsupported-schema", "/inputSchema/components/schemas/Odd")
+    );
+    assert_eq!((d.line, d.column), (Some(7), Some(7)), "{d:?}");
+}
+
+#[test]
 fn a_failing_shared_definition_is_reported_in_its_own_file() {
     let common = r##"{
   "$defs": {

@@ -63,3 +63,42 @@ fn a_tree_whose_branches_refine_it_round_trips() {
     let untitled = serde_json::json!({ "sections": [{ "sections": [] }] });
     assert!(serde_json::from_value::<tools::Outline>(untitled).is_err());
 }
+
+/// Each branch of a task picks its case with a `pattern` on the task's name, beside the list
+/// of every name. typify read neither against the other: every variant held all the names, so
+/// the first one took every task, whatever its inputs. Narrowed, a variant holds its own names
+/// alone, and inputs of another task's shape are refused by the type.
+#[test]
+fn a_branch_holds_the_listed_values_its_pattern_picks() {
+    let copy =
+        serde_json::json!({ "step": { "task": "Copy@1", "inputs": { "from": "a", "to": "b" } } });
+    let input: tools::ChoosesTaskInput = serde_json::from_value(copy.clone()).unwrap();
+    assert!(matches!(input.step, tools::Task::Variant1 { .. }));
+    assert_eq!(serde_json::to_value(&input).unwrap(), copy);
+    let mixed = serde_json::json!({ "step": { "task": "Copy@2", "inputs": { "script": "make" } } });
+    assert!(serde_json::from_value::<tools::ChoosesTaskInput>(mixed).is_err());
+    // No listed name matches `^Zip@1$`.
+    let zip = serde_json::json!({ "step": { "task": "Zip@1" } });
+    assert!(serde_json::from_value::<tools::ChoosesTaskInput>(zip).is_err());
+    // The documented constants are one enum.
+    let level: tools::ChoosesTaskInputLevel =
+        serde_json::from_value(serde_json::json!("low")).unwrap();
+    assert_eq!(level, tools::ChoosesTaskInputLevel::Low);
+}
+
+/// Travis CI's `step`: a boolean, `skip` or `ignore`, any string, or a list of strings. Two
+/// branches hold strings, and typify made the `anyOf` a struct of flattened parts, which
+/// refused every string and array; each branch is a variant now.
+#[test]
+fn an_any_of_whose_branches_share_a_kind_holds_every_branch() {
+    for before in [
+        serde_json::json!(true),
+        serde_json::json!("skip"),
+        serde_json::json!("make"),
+        serde_json::json!(["a", "b"]),
+    ] {
+        let value = serde_json::json!({ "step": { "task": "Shell@1" }, "before": before });
+        let input: tools::ChoosesTaskInput = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&input).unwrap(), value);
+    }
+}

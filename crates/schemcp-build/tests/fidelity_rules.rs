@@ -701,3 +701,95 @@ fn a_definition_named_like_the_generated_trait_is_renamed() {
         ]
     );
 }
+
+#[test]
+fn defaults_in_definitions_outside_defs_are_checked() {
+    // bitbucket-pipelines keeps its definitions under `components/schemas`, where a default
+    // that its own `enum` refuses went unchecked; typify then refused the whole definition.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "components": { "schemas": { "kind": {
+            "type": "object",
+            "properties": { "t": { "type": "string", "enum": ["a", "b"], "default": "c" } }
+        } } },
+        "properties": { "k": { "$ref": "#/components/schemas/kind" } }
+    }))
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with(
+            "/outputSchema/components/schemas/kind/properties/t/default [invalid-default]"
+        ),
+        "{warnings:?}"
+    );
+    assert!(code.contains("pub struct Kind {"), "{code}");
+}
+
+#[test]
+fn a_schema_that_merges_a_value_fallback_falls_back_too() {
+    // Merged into `Step`, a `Base` that became `serde_json::Value` added no field: `name`
+    // was dropped from every valid step without a word.
+    let (code, warnings) = lenient(json!({
+        "type": "object",
+        "$defs": {
+            "Base": {
+                "type": "object",
+                "properties": {
+                    "name": { "type": "string" },
+                    "odd": {
+                        "type": "object",
+                        "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::odd path" }
+                    }
+                }
+            },
+            "Step": {
+                "allOf": [
+                    { "$ref": "#/$defs/Base" },
+                    { "type": "object", "properties": { "when": { "type": "string" } } }
+                ]
+            }
+        },
+        "properties": { "step": { "$ref": "#/$defs/Step" }, "base": { "$ref": "#/$defs/Base" } }
+    }));
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.starts_with("/outputSchema/$defs/Base [fallback-to-value]")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings.iter().any(|w| w.starts_with(
+            "/outputSchema/$defs/Step [fallback-to-value] `Step` cannot become a Rust type (it merges `Base`"
+        )),
+        "{warnings:?}"
+    );
+    assert!(
+        code.contains("pub struct Step(pub ::schemcp_runtime::__private::serde_json::Value);"),
+        "{code}"
+    );
+    // A definition made `serde_json::Value` before typify is asked (a reference to another
+    // document) is no different.
+    let (code, warnings) = lenient(json!({
+        "type": "object",
+        "$defs": {
+            "Remote": { "$ref": "https://example.com/remote.json" },
+            "Local": {
+                "allOf": [
+                    { "$ref": "#/$defs/Remote" },
+                    { "type": "object", "properties": { "when": { "type": "string" } } }
+                ]
+            }
+        },
+        "properties": { "local": { "$ref": "#/$defs/Local" } }
+    }));
+    assert!(
+        warnings.iter().any(|w| w.starts_with(
+            "/outputSchema/$defs/Local [fallback-to-value] `Local` cannot become a Rust type (it merges `Remote`"
+        )),
+        "{warnings:?}"
+    );
+    assert!(
+        code.contains("pub struct Local(pub ::schemcp_runtime::__private::serde_json::Value);"),
+        "{code}"
+    );
+}

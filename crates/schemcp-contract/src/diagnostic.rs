@@ -264,9 +264,14 @@ impl Diagnostic {
         let mut out = String::new();
         // A line too long to show (a schema written on one line) is left out, and the place
         // is said in words: miette would print the whole line, and panics past column 65,535.
-        let shown = if self.long_line() {
+        // Without a span (a pointer not found in the file) miette shows no place at all.
+        let shown = if self.long_line() || self.span.is_none() {
             let mut bare = self.clone();
-            let place = format!("at {} (the line is too long to show)", self.place());
+            let place = if self.span.is_none() {
+                format!("at {}", self.place())
+            } else {
+                format!("at {} (the line is too long to show)", self.place())
+            };
             bare.named = None;
             bare.span = None;
             bare.help = Some(match &self.help {
@@ -471,5 +476,26 @@ mod tests {
         let source: Arc<str> = "{\"a\": 1}".into();
         let d = Diagnostic::new(Severity::Error, "x", "bad", "t.json").at_value(&source, "/a");
         assert!(d.render(false).contains("{\"a\": 1}"));
+    }
+
+    #[test]
+    fn a_place_not_found_in_the_file_is_said_in_words() {
+        // A pointer into a copy the generator made has no span in the file: the report
+        // showed neither the file nor the pointer.
+        let source: Arc<str> = "{\"a\": 1}".into();
+        let d = Diagnostic::new(Severity::Error, "x", "bad", "t.json")
+            .with_help("fix it")
+            .at_value(&source, "/b/c");
+        let out = d.render(false);
+        assert!(
+            out.contains("fix it\n") && out.contains("at t.json, /b/c"),
+            "{out}"
+        );
+        let d = Diagnostic::new(Severity::Error, "x", "bad", "schemas");
+        assert!(
+            d.render(false).contains("at schemas"),
+            "{}",
+            d.render(false)
+        );
     }
 }

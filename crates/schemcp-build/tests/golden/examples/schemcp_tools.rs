@@ -629,6 +629,179 @@ for ChoosesShapeInputShape {
         )
     }
 }
+///`ChoosesTaskInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct ChoosesTaskInput {
+    pub step: Task,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub before: ::std::option::Option<ChoosesTaskInputBefore>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub level: ::std::option::Option<ChoosesTaskInputLevel>,
+}
+///`ChoosesTaskInputBefore`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum ChoosesTaskInputBefore {
+    Variant0(bool),
+    Variant1(ChoosesTaskInputBeforeVariant1),
+    Variant2(::std::string::String),
+    Variant3(::std::vec::Vec<::std::string::String>),
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<bool> for ChoosesTaskInputBefore {
+    fn from(value: bool) -> Self {
+        Self::Variant0(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ChoosesTaskInputBeforeVariant1> for ChoosesTaskInputBefore {
+    fn from(value: ChoosesTaskInputBeforeVariant1) -> Self {
+        Self::Variant1(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::std::vec::Vec<::std::string::String>>
+for ChoosesTaskInputBefore {
+    fn from(value: ::std::vec::Vec<::std::string::String>) -> Self {
+        Self::Variant3(value)
+    }
+}
+///`ChoosesTaskInputBeforeVariant1`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum ChoosesTaskInputBeforeVariant1 {
+    #[serde(rename = "skip")]
+    Skip,
+    #[serde(rename = "ignore")]
+    Ignore,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for ChoosesTaskInputBeforeVariant1 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Skip => f.write_str("skip"),
+            Self::Ignore => f.write_str("ignore"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for ChoosesTaskInputBeforeVariant1 {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "skip" => Ok(Self::Skip),
+            "ignore" => Ok(Self::Ignore),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for ChoosesTaskInputBeforeVariant1 {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for ChoosesTaskInputBeforeVariant1 {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`ChoosesTaskInputLevel`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum ChoosesTaskInputLevel {
+    #[serde(rename = "low")]
+    Low,
+    #[serde(rename = "high")]
+    High,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for ChoosesTaskInputLevel {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Low => f.write_str("low"),
+            Self::High => f.write_str("high"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for ChoosesTaskInputLevel {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "low" => Ok(Self::Low),
+            "high" => Ok(Self::High),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for ChoosesTaskInputLevel {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for ChoosesTaskInputLevel {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`Dog`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -3217,6 +3390,230 @@ impl ::std::convert::From<::std::option::Option<StationValue>> for Station {
 pub struct StationValue {
     pub name: ::std::string::String,
 }
+///`Task`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged, deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub enum Task {
+    Variant0 {
+        task: TaskVariant0Task,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        inputs: ::std::option::Option<TaskVariant0Inputs>,
+    },
+    Variant1 {
+        task: TaskVariant1Task,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        inputs: ::std::option::Option<TaskVariant1Inputs>,
+    },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Task {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant0 {
+            task: TaskVariant0Task,
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            inputs: ::std::option::Option<TaskVariant0Inputs>,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant1 {
+            task: TaskVariant1Task,
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            inputs: ::std::option::Option<TaskVariant1Inputs>,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "Task",
+            &[
+                (
+                    &["inputs", "task"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { task, inputs }| Self::Variant0 {
+                                task,
+                                inputs,
+                            })
+                    },
+                ),
+                (
+                    &["inputs", "task"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { task, inputs }| Self::Variant1 {
+                                task,
+                                inputs,
+                            })
+                    },
+                ),
+            ],
+        )
+    }
+}
+///`TaskVariant0Inputs`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Default
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub struct TaskVariant0Inputs {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub script: ::std::option::Option<::std::string::String>,
+}
+///`TaskVariant0Task`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum TaskVariant0Task {
+    #[serde(rename = "Shell@1")]
+    Shell1,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for TaskVariant0Task {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Shell1 => f.write_str("Shell@1"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for TaskVariant0Task {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "Shell@1" => Ok(Self::Shell1),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for TaskVariant0Task {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for TaskVariant0Task {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`TaskVariant1Inputs`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub struct TaskVariant1Inputs {
+    pub from: ::std::string::String,
+    pub to: ::std::string::String,
+}
+///`TaskVariant1Task`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum TaskVariant1Task {
+    #[serde(rename = "Copy@2")]
+    Copy2,
+    #[serde(rename = "Copy@1")]
+    Copy1,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for TaskVariant1Task {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Copy2 => f.write_str("Copy@2"),
+            Self::Copy1 => f.write_str("Copy@1"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for TaskVariant1Task {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "Copy@2" => Ok(Self::Copy2),
+            "Copy@1" => Ok(Self::Copy1),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for TaskVariant1Task {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for TaskVariant1Task {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 /// Generation of default values for serde.
 #[allow(dead_code, clippy::all)]
 pub mod defaults {
@@ -3314,6 +3711,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
     fn chooses_shape(
         &self,
         input: ChoosesShapeInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
+    /// Runs one build task; its name picks the shape of its inputs, as in Azure Pipelines' task schema. The names are an `anyOf` of one-value lists, each documented: one `enum` of every name. Each branch picks its case with a `pattern` on the name, which narrows the names listed beside it: the branch holds those names alone, so a value goes to the branch its name picks. No listed name matches `^Zip@1$`, so that branch holds no value. `level` is a `oneOf` of documented constants: one `enum`. `before` is Travis CI's `step`: two of its branches hold strings, which typify took for parts of one struct, flattened, that no string or array fit; it is one variant per branch.
+    fn chooses_task(
+        &self,
+        input: ChoosesTaskInput,
         cx: &::schemcp_runtime::ToolContext,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
@@ -3569,55 +3977,62 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 5 => {
+                    let input: ChoosesTaskInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::chooses_task(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                6 => {
                     let input: ExtendsRecordInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::extends_record(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                6 => {
+                7 => {
                     let input: FillsDefaultsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::fills_defaults(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                7 => {
+                8 => {
                     let input: ForecastInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::forecast(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                8 => {
+                9 => {
                     let input: JoinsModelsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::joins_models(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                9 => {
+                10 => {
                     let input: KeepsAllowedMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_allowed_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                10 => {
+                11 => {
                     let input: KeepsAnyOfMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_any_of_members(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                11 => {
+                12 => {
                     let input: KeepsBranchMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_branch_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                12 => {
+                13 => {
                     let input: KeepsConditionalMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3625,28 +4040,28 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                13 => {
+                14 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                14 => {
+                15 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                15 => {
+                16 => {
                     let input: KeepsNullMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_null_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                16 => {
+                17 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3654,14 +4069,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                17 => {
+                18 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                18 => {
+                19 => {
                     let input: KeepsRequiredMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -3669,28 +4084,28 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                19 => {
+                20 => {
                     let input: KeepsTimesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_times(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                20 => {
+                21 => {
                     let input: KeepsUnionShapesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_union_shapes(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                21 => {
+                22 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                22 => {
+                23 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -4198,6 +4613,44 @@ pub(crate) mod schemcp_examples {
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `chooses_shape` /inputSchema/properties/shape/oneOf/1/examples/0",
                 example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"step\":{\"task\":\"Copy@2\",\"inputs\":{\"from\":\"a\",\"to\":\"b\"}},\"level\":\"high\"}",
+                )
+                .unwrap();
+            let typed: ChoosesTaskInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `chooses_task` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `chooses_task` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"step\":{\"task\":\"Shell@1\",\"inputs\":{\"script\":\"make\"}},\"before\":[\"apt-get update\",\"make deps\"]}",
+                )
+                .unwrap();
+            let typed: ChoosesTaskInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `chooses_task` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `chooses_task` /inputSchema/examples/1", example, back
             );
         }
         {
