@@ -317,6 +317,16 @@ pub(crate) fn for_each_reached_subschema(
 fn outside_target(object: &serde_json::Map<String, Value>) -> Option<String> {
     let fragment = object.get("$ref")?.as_str()?.strip_prefix("#/")?;
     let segments: Vec<String> = fragment.split('/').map(decode_segment).collect();
+    if keyword_place(&segments) {
+        return None;
+    }
+    let escaped: Vec<String> = segments.iter().map(|s| escape(s)).collect();
+    Some(format!("/{}", escaped.join("/")))
+}
+
+/// Whether the place `segments` (unescaped) name is one a walk by keywords reaches from the
+/// root ([`for_each_subschema`]): `properties/a/items`, not `components/schemas/a`.
+pub(crate) fn keyword_place(segments: &[String]) -> bool {
     let mut rest = segments.iter();
     while let Some(keyword) = rest.next() {
         match children(keyword) {
@@ -329,13 +339,10 @@ fn outside_target(object: &serde_json::Map<String, Value>) -> Option<String> {
                     rest = ahead;
                 }
             }
-            None => {
-                let escaped: Vec<String> = segments.iter().map(|s| escape(s)).collect();
-                return Some(format!("/{}", escaped.join("/")));
-            }
+            None => return false,
         }
     }
-    None
+    true
 }
 
 /// Appended to the name of an optional member that may be `null`, in the schema typify reads.

@@ -44,8 +44,8 @@ use crate::recursion::{Merge, copied, copies_itself, merges, unending};
 use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
     canonical, declared_kinds, decode_segment, escape, for_each_ref_mut, for_each_subschema,
-    mark_defaults, mark_nullable_optionals, may_be_null, mentions, merge_leaves_no_value,
-    says_no_value, unescape, untyped_message, untyped_subschemas,
+    keyword_place, mark_defaults, mark_nullable_optionals, may_be_null, mentions,
+    merge_leaves_no_value, says_no_value, unescape, untyped_message, untyped_subschemas,
 };
 use schemcp_contract::keywords::ANNOTATIONS;
 
@@ -254,6 +254,19 @@ pub(crate) fn generate(
     match result {
         Ok(mut types) => {
             types.warnings.iter_mut().for_each(relocate);
+            // A copy of a definition kept outside `$defs` stands where it is written, so the
+            // examples there go through its type; a copy of a place the walk from the root
+            // reaches (`#/properties/a`) has its examples followed from there already.
+            for (tool, pointer, _) in &mut types.defs {
+                let found = moved.iter().find(|m| m.tool == *tool && m.copy == *pointer);
+                if let Some(m) = found {
+                    let segments: Vec<String> =
+                        m.original.split('/').skip(2).map(unescape).collect();
+                    if !segments.is_empty() && !keyword_place(&segments) {
+                        pointer.clone_from(&m.original);
+                    }
+                }
+            }
             Ok(types)
         }
         Err(mut problems) => {

@@ -793,3 +793,23 @@ fn a_schema_that_merges_a_value_fallback_falls_back_too() {
         "{code}"
     );
 }
+
+#[test]
+fn examples_in_definitions_outside_defs_go_through_their_type() {
+    // `b` passes validation but has no field in `A`: the example would come back without it.
+    let errors = strict(json!({
+        "type": "object",
+        "components": { "schemas": { "A": {
+            "type": "object",
+            "properties": { "a": { "type": "integer" } },
+            "examples": [{ "a": 1 }, { "a": 1, "b": 2 }]
+        } } },
+        "properties": { "x": { "$ref": "#/components/schemas/A" } }
+    }))
+    .unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("/outputSchema/components/schemas/A/examples/1/b [lossy-example]"),
+        "{errors:?}"
+    );
+}
