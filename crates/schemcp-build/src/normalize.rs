@@ -805,8 +805,10 @@ pub(crate) fn fold_value_branches(schema: &mut Value) {
                 let elsewhere = lists
                     .iter()
                     .enumerate()
-                    .any(|(j, other)| j != i && other.contains(value));
-                if (keyword == "anyOf" || !elsewhere) && !values.contains(value) {
+                    .any(|(j, other)| j != i && other.iter().any(|v| same_value(v, value)));
+                if (keyword == "anyOf" || !elsewhere)
+                    && !values.iter().any(|v| same_value(v, value))
+                {
                     values.push(value.clone());
                 }
             }
@@ -877,6 +879,31 @@ pub(crate) fn narrow_listed_members(schema: &mut Value) {
                 }
             }
         }
+    }
+}
+
+/// Whether `a` and `b` are one value as JSON Schema counts them: `1` and `1.0` are, where
+/// `serde_json` tells them apart. Integers are compared as integers, so two beyond `f64`'s
+/// precision stay apart.
+fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let integral = |n: &serde_json::Number| n.is_i64() || n.is_u64();
+            if integral(x) && integral(y) {
+                x == y
+            } else {
+                x.as_f64() == y.as_f64()
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => a == b,
     }
 }
 
@@ -1676,6 +1703,13 @@ mod tests {
         ] });
         fold_value_branches(&mut schema);
         assert_eq!(schema, json!({ "type": "string", "enum": ["a", "c"] }));
+        // `1` and `1.0` are one value to JSON Schema.
+        let mut schema = json!({ "oneOf": [{ "enum": [1, [2.0]] }, { "enum": [1.0, 3] }] });
+        fold_value_branches(&mut schema);
+        assert_eq!(schema, json!({ "enum": [[2.0], 3] }));
+        let mut schema = json!({ "anyOf": [{ "enum": [1, 2] }, { "enum": [1.0] }] });
+        fold_value_branches(&mut schema);
+        assert_eq!(schema, json!({ "enum": [1, 2] }));
         // Branches of other types, a keyword that narrows, or another `type` beside: as written.
         for written in [
             json!({ "anyOf": [{ "type": "string", "enum": ["a"] }, { "enum": [1] }] }),
