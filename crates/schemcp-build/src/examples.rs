@@ -8,6 +8,7 @@
 //! warning naming the file and pointer, and the types are generated as if it were not there:
 //! the member stays optional and is never filled in with the invalid value.
 
+use schemcp_contract::json::uri_fragment;
 use serde_json::{Map, Value, json};
 
 use crate::schema::{for_each_reached_subschema, for_each_subschema};
@@ -157,26 +158,15 @@ pub(crate) fn document(root: &Map<String, Value>, pointer: &str) -> Value {
         doc.insert("$schema".into(), dialect.clone());
     }
     doc.insert("$defs".into(), json!({ "root": resource }));
-    doc.insert("$ref".into(), json!(format!("{uri}#{}", fragment(pointer))));
+    doc.insert(
+        "$ref".into(),
+        json!(format!("{uri}#{}", uri_fragment(pointer))),
+    );
     Value::Object(doc)
 }
 
 /// The URI [`document`] gives a root without an `$id`.
 const ROOT_URI: &str = "urn:schemcp:root";
-
-/// `pointer` written as a URI fragment: what a URI may not hold as it is (a space, `%`, `"`)
-/// percent-encoded.
-fn fragment(pointer: &str) -> String {
-    let mut out = String::with_capacity(pointer.len());
-    for byte in pointer.bytes() {
-        if byte.is_ascii_alphanumeric() || b"/-._~!$&'()*+,;=:@".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
 
 /// typify's message for a value it cannot hold in the type it made: a `default` (or an `enum`
 /// value) that does not fit.

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
+use schemcp_contract::json::json_equal;
 use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS, VOCABULARY};
 
 use crate::names::pascal;
@@ -805,9 +806,9 @@ pub(crate) fn fold_value_branches(schema: &mut Value) {
                 let elsewhere = lists
                     .iter()
                     .enumerate()
-                    .any(|(j, other)| j != i && other.iter().any(|v| same_value(v, value)));
+                    .any(|(j, other)| j != i && other.iter().any(|v| json_equal(v, value)));
                 if (keyword == "anyOf" || !elsewhere)
-                    && !values.iter().any(|v| same_value(v, value))
+                    && !values.iter().any(|v| json_equal(v, value))
                 {
                     values.push(value.clone());
                 }
@@ -879,31 +880,6 @@ pub(crate) fn narrow_listed_members(schema: &mut Value) {
                 }
             }
         }
-    }
-}
-
-/// Whether `a` and `b` are one value as JSON Schema counts them: `1` and `1.0` are, where
-/// `serde_json` tells them apart. Integers are compared as integers, so two beyond `f64`'s
-/// precision stay apart.
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            let integral = |n: &serde_json::Number| n.is_i64() || n.is_u64();
-            if integral(x) && integral(y) {
-                x == y
-            } else {
-                x.as_f64() == y.as_f64()
-            }
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
-        }
-        _ => a == b,
     }
 }
 

@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 
 use crate::names::pascal;
 use crate::schema::{
-    decode_segment, escape, for_each_child_mut, for_each_ref_mut, for_each_subschema, mentions,
+    decode_segment, escape, for_each_child_mut, for_each_ref_mut, for_each_subschema,
+    keyword_place, mentions,
 };
 
 /// Reads every `$dynamicRef` as the `$ref` it amounts to in a schema that is one resource: no
@@ -88,9 +89,7 @@ pub(crate) fn hoist_refs(
     let original = Value::Object(root.clone());
     let id = root.get("$id").and_then(Value::as_str).map(str::to_string);
     let mut anchors: BTreeMap<String, String> = BTreeMap::new();
-    let mut subschemas: BTreeSet<String> = BTreeSet::new();
     for_each_subschema(&original, "", false, &mut |object, pointer| {
-        subschemas.insert(pointer.to_string());
         // A `$ref` to a `$dynamicAnchor` resolves to it as to an `$anchor`.
         for keyword in ["$anchor", "$dynamicAnchor"] {
             if let Some(Value::String(anchor)) = object.get(keyword) {
@@ -231,8 +230,13 @@ pub(crate) fn hoist_refs(
             // `examples` or `const` names a value, which stays as written.
             if pointer.is_empty() {
                 root_copy = Some(name.clone());
-            } else if subschemas.contains(&escaped)
-                && let Some(place) = schema.pointer_mut(&place)
+            } else if keyword_place(
+                &pointer
+                    .split('/')
+                    .skip(1)
+                    .map(decode_segment)
+                    .collect::<Vec<_>>(),
+            ) && let Some(place) = schema.pointer_mut(&place)
             {
                 *place = json!({ "$ref": format!("#/$defs/{}", escape(&name)) });
                 replaced.push((escaped.clone(), name.clone()));

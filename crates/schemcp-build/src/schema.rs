@@ -325,15 +325,24 @@ fn outside_target(object: &serde_json::Map<String, Value>) -> Option<String> {
 }
 
 /// Whether the place `segments` (unescaped) name is one a walk by keywords reaches from the
-/// root ([`for_each_subschema`]): `properties/a/items`, not `components/schemas/a`.
+/// root ([`for_each_subschema`]): `properties/a/items`, not `components/schemas/a`, nor
+/// `properties` (a map of schemas, not one).
 pub(crate) fn keyword_place(segments: &[String]) -> bool {
     let mut rest = segments.iter();
     while let Some(keyword) = rest.next() {
         match children(keyword) {
             Some(Children::Named) => {
-                rest.next();
+                if rest.next().is_none() {
+                    return false;
+                }
             }
-            Some(Children::One | Children::List) => {
+            Some(Children::List) => {
+                if rest.next().is_none_or(|s| s.parse::<usize>().is_err()) {
+                    return false;
+                }
+            }
+            Some(Children::One) => {
+                // Draft-07's `items` may hold a list of schemas.
                 let mut ahead = rest.clone();
                 if ahead.next().is_some_and(|s| s.parse::<usize>().is_ok()) {
                     rest = ahead;
@@ -916,6 +925,17 @@ pub(crate) fn decode_segment(segment: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn keyword_places_are_schemas_a_walk_by_keywords_reaches() {
+        let place = |p: &str| keyword_place(&p.split('/').map(str::to_string).collect::<Vec<_>>());
+        assert!(place("properties/a/items/0/anyOf/1"));
+        assert!(place("$defs/A/additionalProperties"));
+        assert!(!place("properties"));
+        assert!(!place("anyOf"));
+        assert!(!place("components/schemas/A"));
+        assert!(!place("properties/a/examples/0"));
+    }
 
     #[test]
     fn definitions_outside_defs_are_reached_through_their_references() {

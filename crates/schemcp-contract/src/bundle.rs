@@ -21,6 +21,7 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use crate::Origin;
+use crate::json::uri_fragment;
 use crate::load::{Files, Target};
 use crate::locate::{escape_token, split_pointer};
 use crate::schema::{self, Walk};
@@ -93,20 +94,6 @@ fn pascal_case(s: &str) -> String {
     }
 }
 
-/// Percent-encodes what may not stand in a URI fragment, so the `$ref` stays a valid URI.
-fn fragment_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        let keep = b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b);
-        if keep {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 fn within(pointer: &str, root: &str) -> bool {
     pointer == root
         || pointer
@@ -137,10 +124,10 @@ fn rewrite(
             continue;
         }
         let local = if into_served {
-            format!("#{}", fragment_escape(&target.pointer[served.1.len()..]))
+            format!("#{}", uri_fragment(&target.pointer[served.1.len()..]))
         } else {
             let name = names.name_for(files, &target);
-            format!("#/$defs/{}", fragment_escape(&escape_token(&name)))
+            format!("#/$defs/{}", uri_fragment(&escape_token(&name)))
         };
         if let Some(Value::Object(schema)) = value.pointer_mut(&rel) {
             schema.insert(keyword.into(), Value::String(local));
@@ -211,7 +198,7 @@ fn fold_nested_copies(
     schema: &mut Value,
     copies: Vec<(String, Value, Target)>,
 ) -> Vec<(String, Value, Target)> {
-    let local = |name: &str| format!("#/$defs/{}", fragment_escape(&escape_token(name)));
+    let local = |name: &str| format!("#/$defs/{}", uri_fragment(&escape_token(name)));
     let mut moved: HashMap<String, String> = HashMap::new();
     // What lies below `outer`, or `None`: a definition of the outer schema's own is no part
     // of its type (nothing is generated for it twice), and stays a definition of the bundle.
@@ -233,7 +220,7 @@ fn fold_nested_copies(
         if let Some((outer, rest)) = outermost {
             moved.insert(
                 local(name),
-                format!("{}{}", local(outer), fragment_escape(&rest)),
+                format!("{}{}", local(outer), uri_fragment(&rest)),
             );
         }
     }
@@ -275,6 +262,6 @@ mod tests {
 
     #[test]
     fn fragments_escape_what_uris_cannot_hold() {
-        assert_eq!(fragment_escape("A b%c~1d"), "A%20b%25c~1d");
+        assert_eq!(uri_fragment("A b%c~1d"), "A%20b%25c~1d");
     }
 }

@@ -39,6 +39,7 @@ use serde_json::{Map, Value};
 
 mod bundle;
 mod diagnostic;
+pub mod json;
 pub mod keywords;
 mod load;
 mod locate;

@@ -740,28 +740,8 @@ fn drive(options: &Options, jobs: &[Value]) -> Result<Vec<Value>> {
     Ok(answers)
 }
 
-/// Equal as JSON Schema defines equality: numbers by value (`1` equals `1.0`), objects
-/// regardless of member order.
-pub fn json_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => {
-            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
-                (Some(p), Some(q), _, _) => p == q,
-                (_, _, Some(p), Some(q)) => p == q,
-                _ => x.as_f64() == y.as_f64(),
-            }
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_equal(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
-        }
-        _ => a == b,
-    }
-}
+/// Equal as JSON Schema defines equality (the generator's own reading of it).
+pub use schemcp_contract::json::json_equal;
 
 /// Why a round trip is not faithful, in a few words.
 pub fn difference(original: &Value, back: &Value) -> String {

@@ -1,0 +1,53 @@
+//! JSON helpers the loader, the generator and the fidelity harness share, so each reads values
+//! and pointers the same way.
+
+use serde_json::Value;
+
+/// Equal as JSON Schema defines equality: numbers by value (`1` equals `1.0`), objects
+/// regardless of member order. Integers are compared as integers, so two beyond `f64`'s
+/// precision stay apart.
+///
+/// ```
+/// use schemcp_contract::json::json_equal;
+/// use serde_json::json;
+/// assert!(json_equal(&json!({"a": [1, 2.0]}), &json!({"a": [1.0, 2]})));
+/// assert!(!json_equal(&json!(9007199254740993_u64), &json!(9007199254740992_u64)));
+/// ```
+pub fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            match (x.as_i64(), y.as_i64(), x.as_u64(), y.as_u64()) {
+                (Some(p), Some(q), _, _) => p == q,
+                (_, _, Some(p), Some(q)) => p == q,
+                _ => x.as_f64() == y.as_f64(),
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| json_equal(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A JSON pointer (or one of its tokens) written as a URI fragment: what may not stand in one
+/// as it is (a space, `%`, `"`) percent-encoded, so a `$ref` built from it stays a valid URI.
+///
+/// ```
+/// assert_eq!(schemcp_contract::json::uri_fragment("/A b%c~1d"), "/A%20b%25c~1d");
+/// ```
+pub fn uri_fragment(pointer: &str) -> String {
+    let mut out = String::with_capacity(pointer.len());
+    for b in pointer.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
