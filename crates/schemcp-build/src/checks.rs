@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use quote::ToTokens;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
-use crate::fields::{derive_paths, json_name, serde_flag, vec_items};
+use crate::fields::{derived, json_name, serde_flag, vec_items};
 
 /// Why `file` must not be emitted, if it must not. The types are named in typify's working
 /// names there, which mean nothing to the author; the caller names the schema's pointer.
@@ -138,11 +138,11 @@ fn uncomparable_value_list(file: &syn::File) -> Option<String> {
                 Item::Enum(e) => (&e.ident, &e.attrs),
                 _ => return None,
             };
-            let derives = attrs.iter().filter_map(derive_paths).flatten().any(|path| {
-                path.segments
-                    .last()
-                    .is_some_and(|last| last.ident == "PartialEq")
-            });
+            let derives = attrs
+                .iter()
+                .filter_map(derived)
+                .flatten()
+                .any(|name| name == "PartialEq");
             Some((ident.to_string(), derives))
         })
         .collect();

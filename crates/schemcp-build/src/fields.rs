@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use proc_macro2::{Delimiter, TokenTree};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Fields, Ident, Item, Type};
 
@@ -245,21 +246,37 @@ fn bare(ident: &str) -> &str {
 pub(crate) fn json_name(attrs: &[syn::Attribute], ident: &Ident) -> String {
     let mut name = bare(&ident.to_string()).to_string();
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
-                let value: syn::LitStr = meta.value()?.parse()?;
+        let (Ok(options) | Err(options)) = read_serde(attr);
+        for (option, value) in options {
+            if let ("rename", Some(value)) = (option.as_str(), value) {
                 // A member marked nullable-optional is still named as written.
-                name = value
-                    .value()
-                    .trim_end_matches(NULLABLE_OPTIONAL)
-                    .to_string();
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
+                name = value.trim_end_matches(NULLABLE_OPTIONAL).to_string();
             }
-            Ok(())
-        });
+        }
     }
     name
+}
+
+/// The last segment of each path a `#[derive(..)]` attribute lists (`Deserialize` for
+/// `::serde::Deserialize`), or `None` for any other attribute.
+pub(crate) fn derived(attr: &syn::Attribute) -> Option<Vec<Ident>> {
+    let syn::Meta::List(list) = &attr.meta else {
+        return None;
+    };
+    if !list.path.is_ident("derive") {
+        return None;
+    }
+    let mut names = Vec::new();
+    let mut last = None;
+    for tree in list.tokens.clone() {
+        match tree {
+            TokenTree::Ident(ident) => last = Some(ident),
+            TokenTree::Punct(p) if p.as_char() == ',' => names.extend(last.take()),
+            _ => {}
+        }
+    }
+    names.extend(last);
+    Some(names)
 }
 
 /// The paths a `#[derive(..)]` attribute lists, or `None` for any other attribute.
@@ -275,19 +292,72 @@ pub(crate) fn derive_paths(
 
 /// Whether a `#[serde(...)]` attribute names `flag` (with or without a value).
 pub(crate) fn serde_flag(attrs: &[syn::Attribute], flag: &str) -> bool {
-    let mut found = false;
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident(flag) {
-                found = true;
+    attrs
+        .iter()
+        .filter(|a| a.path().is_ident("serde"))
+        .any(|attr| {
+            let (Ok(options) | Err(options)) = read_serde(attr);
+            options.iter().any(|(option, _)| option == flag)
+        })
+}
+
+/// A `serde` option: its name and, for `name = "value"`, the value.
+pub(crate) type SerdeOption = (String, Option<String>);
+
+/// The options of one `#[serde(...)]` attribute, in order: `Ok` if each is plain (`name` or
+/// `name = "value"`), else `Err` with those before the first that is not.
+///
+/// Read from the tokens rather than parsed as syn's nested meta, which parses every value as
+/// an expression: each pass over the generated types asks this of every field, and that parse
+/// was a measurable share of the generator's time on large sets.
+pub(crate) fn read_serde(attr: &syn::Attribute) -> Result<Vec<SerdeOption>, Vec<SerdeOption>> {
+    let mut options = Vec::new();
+    let syn::Meta::List(list) = &attr.meta else {
+        return Err(options);
+    };
+    let mut tokens = list.tokens.clone().into_iter();
+    let is = |tree: &TokenTree, c: char| matches!(tree, TokenTree::Punct(p) if p.as_char() == c);
+    while let Some(tree) = tokens.next() {
+        let TokenTree::Ident(name) = tree else {
+            return Err(options);
+        };
+        let value = match tokens.next() {
+            None => None,
+            Some(comma) if is(&comma, ',') => None,
+            Some(equals) if is(&equals, '=') => {
+                let Some(value) = tokens.next().and_then(string_literal) else {
+                    return Err(options);
+                };
+                match tokens.next() {
+                    None => {}
+                    Some(comma) if is(&comma, ',') => {}
+                    Some(_) => return Err(options),
+                }
+                Some(value)
             }
-            if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            }
-            Ok(())
-        });
+            Some(_) => return Err(options),
+        };
+        options.push((name.to_string(), value));
     }
-    found
+    Ok(options)
+}
+
+/// The value of a string literal token (also inside an invisible group, as interpolated tokens
+/// may be).
+fn string_literal(tree: TokenTree) -> Option<String> {
+    match tree {
+        TokenTree::Literal(literal) => match syn::Lit::new(literal) {
+            syn::Lit::Str(string) => Some(string.value()),
+            _ => None,
+        },
+        TokenTree::Group(group) if group.delimiter() == Delimiter::None => {
+            let mut inner = group.stream().into_iter();
+            let only = inner.next()?;
+            inner.next().is_none().then_some(())?;
+            string_literal(only)
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -427,5 +497,79 @@ mod tests {
         let before = file.to_token_stream().to_string();
         assert!(distinct_fields(&mut file).is_empty());
         assert_eq!(file.to_token_stream().to_string(), before);
+    }
+
+    #[test]
+    fn serde_options_are_read_in_order_up_to_the_first_that_is_not_plain() {
+        let attr: syn::Attribute = syn::parse_quote! {
+            #[serde(rename = "a\"b", default, skip_serializing_if = "::std::option::Option::is_none")]
+        };
+        assert_eq!(
+            read_serde(&attr),
+            Ok(vec![
+                ("rename".into(), Some("a\"b".into())),
+                ("default".into(), None),
+                (
+                    "skip_serializing_if".into(),
+                    Some("::std::option::Option::is_none".into())
+                ),
+            ])
+        );
+        let attr: syn::Attribute = syn::parse_quote!(#[serde(crate = "x", flatten,)]);
+        assert_eq!(
+            read_serde(&attr),
+            Ok(vec![
+                ("crate".into(), Some("x".into())),
+                ("flatten".into(), None)
+            ])
+        );
+        for attr in [
+            syn::parse_quote!(#[serde(default, rename(serialize = "a"), flatten)]),
+            syn::parse_quote!(#[serde(default, rename = 1, flatten)]),
+            syn::parse_quote!(#[serde(default, rename = "a" "b")]),
+            syn::parse_quote!(#[serde(default, a::b)]),
+        ] {
+            let attr: syn::Attribute = attr;
+            assert_eq!(read_serde(&attr), Err(vec![("default".into(), None)]));
+        }
+        // Interpolated tokens may stand in an invisible group.
+        let value = TokenTree::Group(proc_macro2::Group::new(Delimiter::None, quote::quote!("v")));
+        let attr: syn::Attribute = syn::parse_quote!(#[serde(rename = #value)]);
+        assert_eq!(
+            read_serde(&attr),
+            Ok(vec![("rename".into(), Some("v".into()))])
+        );
+    }
+
+    #[test]
+    fn json_names_and_flags_come_from_serde_attributes() {
+        let field: syn::Field = syn::parse_quote! {
+            #[serde(default)]
+            #[serde(rename = "foo-bar", skip_serializing_if = "Option::is_none")]
+            pub r#foo_bar: Option<i64>
+        };
+        let ident = field.ident.as_ref().unwrap();
+        assert_eq!(json_name(&field.attrs, ident), "foo-bar");
+        assert!(serde_flag(&field.attrs, "default"));
+        assert!(serde_flag(&field.attrs, "skip_serializing_if"));
+        assert!(!serde_flag(&field.attrs, "flatten"));
+        let field: syn::Field = syn::parse_quote!(#[serde(flatten)] pub r#type: i64);
+        assert_eq!(
+            json_name(&field.attrs, field.ident.as_ref().unwrap()),
+            "type"
+        );
+    }
+
+    #[test]
+    fn derived_names_are_the_last_segments() {
+        let attr: syn::Attribute =
+            syn::parse_quote!(#[derive(::serde::Deserialize, Clone, serde::Serialize)]);
+        let names: Vec<String> = derived(&attr)
+            .unwrap()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(names, ["Deserialize", "Clone", "Serialize"]);
+        assert!(derived(&syn::parse_quote!(#[serde(default)])).is_none());
     }
 }

@@ -47,6 +47,7 @@ mod normalize;
 mod openings;
 mod optional;
 mod order;
+mod parallel;
 mod recursion;
 mod refs;
 mod rewrite;
@@ -505,17 +506,24 @@ impl Builder {
             return Err(Failure::Problems(lossy));
         }
         let source = display_dir(&self.schemas_dir);
-        let code = emit::render(FileParts {
-            header_source: &source,
-            trait_name: &self.trait_name,
-            catalog_file: CATALOG_FILE,
-            types: items,
-            tools,
-        })
-        .map_err(internal)?;
+        // The catalog is serialized on another core while the code is printed.
+        let (code, catalog) = std::thread::scope(|scope| {
+            let catalog = scope.spawn(|| catalog(views));
+            let code = emit::render(FileParts {
+                header_source: &source,
+                trait_name: &self.trait_name,
+                catalog_file: CATALOG_FILE,
+                types: items,
+                tools,
+            });
+            let catalog = catalog
+                .join()
+                .unwrap_or_else(|payload| std::panic::resume_unwind(payload));
+            (code, catalog)
+        });
         let files = vec![
-            (format!("{}.rs", self.module_name), code),
-            (CATALOG_FILE.into(), catalog(views)),
+            (format!("{}.rs", self.module_name), code.map_err(internal)?),
+            (CATALOG_FILE.into(), catalog),
         ];
         Ok((files, types.warnings))
     }

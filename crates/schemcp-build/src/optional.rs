@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use quote::quote;
 use syn::{Field, GenericArgument, PathArguments, Type};
 
-use crate::fields::segment_names;
+use crate::fields::{SerdeOption, read_serde, segment_names};
 use crate::schema::NULLABLE_OPTIONAL;
 
 /// Rewrites the optional members of every struct (and struct variant) in typify's output (before its paths are
@@ -86,40 +86,12 @@ pub(crate) fn keep_optional_members(file: &mut syn::File) -> Wrapped {
 /// `Option`.
 pub(crate) type Wrapped = BTreeMap<String, BTreeSet<String>>;
 
-/// A `serde` option: its name and, for `name = "value"`, the value.
-pub(crate) type SerdeOption = (String, Option<String>);
-
-/// The options of one `serde` attribute, in order; `None` if one is not a plain option.
-fn parse_serde(attr: &syn::Attribute) -> Option<Vec<SerdeOption>> {
-    let mut options = Vec::new();
-    attr.parse_nested_meta(|meta| {
-        let name = if meta.path.is_ident("crate") {
-            "crate".to_string()
-        } else {
-            let Some(ident) = meta.path.get_ident() else {
-                return Err(meta.error("not a plain serde option"));
-            };
-            ident.to_string()
-        };
-        let value = if meta.input.peek(syn::Token![=]) {
-            let literal: syn::LitStr = meta.value()?.parse()?;
-            Some(literal.value())
-        } else {
-            None
-        };
-        options.push((name, value));
-        Ok(())
-    })
-    .ok()?;
-    Some(options)
-}
-
 /// Every option of every `serde` attribute in `attrs`, in order; `None` if one is not a plain
 /// option.
 pub(crate) fn serde_options_of(attrs: &[syn::Attribute]) -> Option<Vec<SerdeOption>> {
     let mut options = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        options.extend(parse_serde(attr)?);
+        options.extend(read_serde(attr).ok()?);
     }
     Some(options)
 }
@@ -131,7 +103,7 @@ fn serde_options(field: &Field) -> Option<(usize, Vec<SerdeOption>)> {
         .iter()
         .enumerate()
         .find(|(_, a)| a.path().is_ident("serde"))?;
-    Some((index, parse_serde(attr)?))
+    Some((index, read_serde(attr).ok()?))
 }
 
 /// Rewrites one field; whether its type was wrapped in an `Option`.
@@ -207,9 +179,9 @@ fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) -> bool {
 fn is_transparent(attrs: &[syn::Attribute]) -> bool {
     attrs.iter().any(|attr| {
         attr.path().is_ident("serde")
-            && attr
-                .parse_args::<syn::Ident>()
-                .is_ok_and(|ident| ident == "transparent")
+            && read_serde(attr).is_ok_and(
+                |options| matches!(options.as_slice(), [(name, None)] if name == "transparent"),
+            )
     })
 }
 

@@ -169,7 +169,7 @@ pub(crate) fn hoist_refs(
             let escaped = pointer
                 .split('/')
                 .map(decode_segment)
-                .map(|s| escape(&s))
+                .map(|s| escape(&s).into_owned())
                 .collect::<Vec<_>>()
                 .join("/");
             // Where the target stands now: inside the copy of an outer target already replaced.

@@ -6,6 +6,8 @@ use quote::quote;
 use syn::punctuated::Punctuated;
 use syn::visit_mut::{self, VisitMut};
 
+use crate::fields::derived;
+
 /// Crates typify's output may name that the runtime re-exports under `__private`.
 const REEXPORTED: [&str; 5] = ["serde", "serde_json", "regress", "chrono", "uuid"];
 const PRIVATE: [&str; 2] = ["schemcp_runtime", "__private"];
@@ -130,18 +132,11 @@ impl VisitMut for Rewriter {
 
 /// serde's derives default to `::serde`, which the user's crate does not have.
 fn add_serde_crate(attrs: &mut Vec<syn::Attribute>) {
-    let derives_serde = attrs.iter().any(|attr| {
-        attr.path().is_ident("derive")
-            && attr
-                .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
-                .is_ok_and(|paths| {
-                    paths.iter().any(|p| {
-                        p.segments
-                            .last()
-                            .is_some_and(|s| s.ident == "Serialize" || s.ident == "Deserialize")
-                    })
-                })
-    });
+    let derives_serde = attrs
+        .iter()
+        .filter_map(derived)
+        .flatten()
+        .any(|name| name == "Serialize" || name == "Deserialize");
     if !derives_serde {
         return;
     }
@@ -222,19 +217,18 @@ fn rewrite_string_literals(tokens: TokenStream) -> TokenStream {
                 new.set_span(group.span());
                 TokenTree::Group(new)
             }
-            TokenTree::Literal(lit) => {
-                match syn::parse2::<syn::LitStr>(TokenTree::Literal(lit.clone()).into()) {
-                    Ok(s) => {
-                        let value = rewrite_path_text(&s.value());
-                        if value == s.value() {
-                            TokenTree::Literal(lit)
-                        } else {
-                            TokenTree::Literal(proc_macro2::Literal::string(&value))
-                        }
+            TokenTree::Literal(lit) => match syn::Lit::new(lit.clone()) {
+                syn::Lit::Str(s) => {
+                    let text = s.value();
+                    let value = rewrite_path_text(&text);
+                    if value == text {
+                        TokenTree::Literal(lit)
+                    } else {
+                        TokenTree::Literal(proc_macro2::Literal::string(&value))
                     }
-                    Err(_) => TokenTree::Literal(lit),
                 }
-            }
+                _ => TokenTree::Literal(lit),
+            },
             other => other,
         })
         .collect()
@@ -242,6 +236,11 @@ fn rewrite_string_literals(tokens: TokenStream) -> TokenStream {
 
 /// Rewrites paths in Rust source text by running the token rewrite over it.
 fn rewrite_path_text(text: &str) -> String {
+    // Only a re-exported crate's name before `::` changes, and most literals (the JSON names in
+    // `rename`) hold neither: they are not worth tokenizing.
+    if !text.contains("::") || !REEXPORTED.iter().any(|name| text.contains(name)) {
+        return text.to_string();
+    }
     let Ok(tokens) = text.parse::<TokenStream>() else {
         return text.to_string();
     };

@@ -18,7 +18,8 @@ use serde_json::Value;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::emit::{Return, ToolItem};
-use crate::optional::{SerdeOption, option_inner, serde_options_of};
+use crate::fields::SerdeOption;
+use crate::optional::{option_inner, serde_options_of};
 use crate::schema::{Children, children, escape, for_each_subschema, unescape};
 use crate::types::Problem;
 

@@ -2,7 +2,9 @@
 //! entered, so data that merely looks like a schema (`enum`, `const`, `default`, `examples`) and
 //! properties that happen to be named `default` are handled correctly.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 use serde_json::Value;
 
@@ -236,9 +238,13 @@ pub(crate) fn keyword_kind(keyword: &str) -> Option<&'static str> {
         .map(|(kind, _)| *kind)
 }
 
-/// Escapes a JSON pointer segment.
-pub(crate) fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
+/// Escapes a JSON pointer segment (borrowed when there is nothing to escape, as almost always).
+pub(crate) fn escape(segment: &str) -> Cow<'_, str> {
+    if segment.contains(['~', '/']) {
+        Cow::Owned(segment.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(segment)
+    }
 }
 
 /// The segment [`escape`] was given back (a JSON pointer's, not a URI fragment's: see
@@ -259,27 +265,59 @@ pub(crate) fn for_each_subschema(
     let Value::Object(object) = schema else {
         return;
     };
+    // One pointer buffer for the whole walk, grown and cut back segment by segment: most
+    // callers only look at a few of the pointers.
+    let mut at = pointer.to_string();
+    walk_subschemas(object, &mut at, skip_root_defs, f);
+}
+
+fn walk_subschemas(
+    object: &serde_json::Map<String, Value>,
+    pointer: &mut String,
+    skip_root_defs: bool,
+    f: &mut dyn FnMut(&serde_json::Map<String, Value>, &str),
+) {
     f(object, pointer);
     for (keyword, value) in object {
         if skip_root_defs && (keyword == "$defs" || keyword == "definitions") {
             continue;
         }
-        let here = format!("{pointer}/{}", escape(keyword));
-        match (children(keyword), value) {
-            (Some(Children::Named), Value::Object(map)) => {
+        let Some(kind) = children(keyword) else {
+            continue;
+        };
+        let here = pointer.len();
+        push_segment(pointer, keyword);
+        let mut child_at =
+            |pointer: &mut String, segment: &dyn std::fmt::Display, child: &Value| {
+                if let Value::Object(child) = child {
+                    let there = pointer.len();
+                    write!(pointer, "/{segment}").expect("writing to a String");
+                    walk_subschemas(child, pointer, false, f);
+                    pointer.truncate(there);
+                }
+            };
+        match (kind, value) {
+            (Children::Named, Value::Object(map)) => {
                 for (name, child) in map {
-                    for_each_subschema(child, &format!("{here}/{}", escape(name)), false, f);
+                    child_at(pointer, &escape(name), child);
                 }
             }
-            (Some(Children::One | Children::List), Value::Array(list)) => {
+            (Children::One | Children::List, Value::Array(list)) => {
                 for (i, child) in list.iter().enumerate() {
-                    for_each_subschema(child, &format!("{here}/{i}"), false, f);
+                    child_at(pointer, &i, child);
                 }
             }
-            (Some(Children::One), child) => for_each_subschema(child, &here, false, f),
+            (Children::One, Value::Object(child)) => walk_subschemas(child, pointer, false, f),
             _ => {}
         }
+        pointer.truncate(here);
     }
+}
+
+/// Appends `/segment`, escaped, to `pointer`.
+fn push_segment(pointer: &mut String, segment: &str) {
+    pointer.push('/');
+    pointer.push_str(&escape(segment));
 }
 
 /// Like [`for_each_subschema`] from the root, then into every place a local reference
@@ -320,7 +358,7 @@ fn outside_target(object: &serde_json::Map<String, Value>) -> Option<String> {
     if keyword_place(&segments) {
         return None;
     }
-    let escaped: Vec<String> = segments.iter().map(|s| escape(s)).collect();
+    let escaped: Vec<Cow<'_, str>> = segments.iter().map(|s| escape(s)).collect();
     Some(format!("/{}", escaped.join("/")))
 }
 
@@ -811,15 +849,18 @@ pub(crate) fn untyped_subschemas(
             let if_typed =
                 keyword == "then" && object.get("if").is_some_and(|i| i.get("type").is_some());
             let inherit = same_instance && (typed || if_typed);
+            let Some(kind) = children(keyword) else {
+                continue;
+            };
             let here = format!("{pointer}/{}", escape(keyword));
-            match (children(keyword), value) {
-                (Some(Children::Named), Value::Object(map)) => {
+            match (kind, value) {
+                (Children::Named, Value::Object(map)) => {
                     for (name, child) in map {
                         let at = format!("{here}/{}", escape(name));
                         walk(child, &at, inherit, false, typed_ref, out);
                     }
                 }
-                (Some(Children::One | Children::List), Value::Array(list)) => {
+                (Children::One | Children::List, Value::Array(list)) => {
                     for (i, child) in list.iter().enumerate() {
                         walk(
                             child,
@@ -831,7 +872,7 @@ pub(crate) fn untyped_subschemas(
                         );
                     }
                 }
-                (Some(Children::One), child) => walk(child, &here, inherit, false, typed_ref, out),
+                (Children::One, child) => walk(child, &here, inherit, false, typed_ref, out),
                 _ => {}
             }
         }

@@ -545,6 +545,9 @@ struct Slot {
 
 /// Splits every schema into its root and `$defs` entries and resolves each `$ref`. Also says
 /// whether some enum's values became placeholders ([`crate::variants::name_variants`]).
+///
+/// Each schema is prepared on its own, so a large set is prepared on every core; the results
+/// are joined in the order of the tools, so the output does not depend on the threads.
 fn collect_members(
     tools: &[ToolSchemas<'_>],
     tool_pascal: &[String],
@@ -552,309 +555,370 @@ fn collect_members(
     warnings: &mut Vec<Problem>,
     moved: &mut Vec<Copied>,
 ) -> Result<(Vec<Member>, Vec<Slot>, bool), Vec<Problem>> {
-    let fallback = options.fallback_to_value;
+    let schemas: Vec<(usize, Kind, &Value)> = tools
+        .iter()
+        .enumerate()
+        .flat_map(|(t, tool)| {
+            [(Kind::Input, Some(tool.input)), (Kind::Output, tool.output)]
+                .into_iter()
+                .filter_map(move |(kind, schema)| Some((t, kind, schema?)))
+        })
+        .collect();
+    let collected = crate::parallel::map(&schemas, |&(t, kind, schema)| {
+        collect_schema(t, kind, schema, &tool_pascal[t], &tools[t], options)
+    });
     let mut members = Vec::new();
     let mut slots = Vec::new();
     let mut placeholders = false;
     let mut problems = Vec::new();
-    for (t, tool) in tools.iter().enumerate() {
-        for (kind, schema) in [(Kind::Input, Some(tool.input)), (Kind::Output, tool.output)] {
-            let Some(schema) = schema else { continue };
-            let base = kind.pointer();
-            // `true` and `false` are schemas too: the same as `{}` and `{"not": {}}`.
-            let boolean;
-            let schema = match schema {
-                Value::Bool(true) => {
-                    boolean = json!({});
-                    &boolean
-                }
-                Value::Bool(false) => {
-                    boolean = json!({ "not": {} });
-                    &boolean
-                }
-                other => other,
-            };
-            let Value::Object(object) = schema else {
-                problems.push(Problem {
-                    tool: Some(t),
-                    pointer: base.into(),
-                    code: "unsupported-schema",
-                    message: "a tool schema must be a JSON object".into(),
-                    help: None,
-                });
-                continue;
-            };
-            let root_name = match (kind, object.get("title").and_then(Value::as_str)) {
-                (Kind::Output, Some(title)) => pascal(title),
-                _ => format!("{}{}", tool_pascal[t], kind.label()),
-            };
-            let (hoisted, copies) = hoist_refs(&static_dynamic_refs(object), &root_name);
-            moved.extend(copies.into_iter().map(|(name, original)| Copied {
-                tool: t,
-                copy: format!("{base}/$defs/{}", escape(&name)),
-                original: format!("{base}{original}"),
-            }));
-            let object = &hoisted;
-            let mut root_schema = object.clone();
-            for keyword in ["$defs", "definitions", "$schema", "$id", "title"] {
-                root_schema.shift_remove(keyword);
+    for (&(t, kind, _), collected) in schemas.iter().zip(collected) {
+        warnings.extend(collected.warnings);
+        problems.extend(collected.problems);
+        moved.extend(collected.moved);
+        placeholders |= collected.placeholders;
+        let Some(mut schema_members) = collected.members else {
+            continue;
+        };
+        let root = members.len();
+        for member in &mut schema_members {
+            for (_, target) in &mut member.refs {
+                *target += root;
             }
-            let root = members.len();
-            members.push(Member {
-                tool: t,
-                kind,
-                def_key: None,
-                pointer: base.into(),
-                name: root_name,
-                schema: Value::Object(root_schema),
-                refs: Vec::new(),
-                origin: None,
-                content: String::new(),
-                split_from: None,
-            });
-            let mut defs = BTreeMap::new();
-            for keyword in ["$defs", "definitions"] {
-                let Some(Value::Object(entries)) = object.get(keyword) else {
-                    continue;
-                };
-                for (key, def) in entries {
-                    let pointer = format!("{base}/{keyword}/{}", escape(key));
-                    if defs.contains_key(key) {
-                        problems.push(Problem {
-                            tool: Some(t),
-                            pointer,
-                            code: "duplicate-definition",
-                            message: format!(
-                                "`{key}` is defined in both `$defs` and `definitions`"
-                            ),
-                            help: None,
-                        });
-                        continue;
-                    }
-                    defs.insert(key.clone(), members.len());
-                    let mut schema = def.clone();
-                    // typify names the `T` of a nullable definition's `Option<T>` after the
-                    // definition itself; `T` becomes a definition of its own.
-                    let value = split_nullable_definition(&mut schema, |suffix| {
-                        unused_key(&format!("{key}{suffix}"), |k| {
-                            defs.contains_key(k)
-                                || ["$defs", "definitions"]
-                                    .iter()
-                                    .any(|d| object.get(*d).and_then(|e| e.get(k)).is_some())
-                        })
-                    });
-                    members.push(Member {
-                        tool: t,
-                        kind,
-                        def_key: Some(key.clone()),
-                        origin: tool.origins.get(&pointer).cloned(),
-                        pointer: pointer.clone(),
-                        name: pascal(key),
-                        schema,
-                        refs: Vec::new(),
-                        content: String::new(),
-                        split_from: None,
-                    });
-                    if let Some((value_key, value, at)) = value {
-                        defs.insert(value_key.clone(), members.len());
-                        let at = format!("{pointer}{at}");
-                        let mut member = Member::definition(t, kind, value_key, at, value);
-                        member.split_from = Some(pointer);
-                        members.push(member);
-                    }
-                }
-            }
-            // Definitions that say their kind; an `allOf` with a `$ref` to one has that kind.
-            let typed_defs: BTreeSet<String> = members[root + 1..]
-                .iter()
-                .filter(|m| {
-                    ["type", "enum", "const"]
-                        .iter()
-                        .any(|k| m.schema.get(k).is_some())
-                })
-                .filter_map(|m| m.def_key.clone())
-                .collect();
-            // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees: every
-            // `unevaluated*` that could see them, here or through a reference, is opened first,
-            // and then they are dropped.
-            let evaluating = evaluating_definitions(&members[root..], root, &defs);
-            let reference_evaluates = |reference: &str| {
-                resolve(reference, &defs)
-                    .ok()
-                    .and_then(|index| evaluating.get(&index).copied())
-                    .unwrap_or(Evaluates::ALL)
-            };
-            // Diagnostics name the keywords as written, before the openings rewrite them (only
-            // schemas they may rewrite are kept aside).
-            const OPENED: [&str; 4] = [
-                "allOf",
-                "anyOf",
-                "unevaluatedProperties",
-                "unevaluatedItems",
-            ];
-            let written: Vec<Option<Value>> = members[root..]
-                .iter()
-                .map(|m| {
-                    let opened = m.schema.as_object().is_some_and(|o| mentions(o, &OPENED));
-                    opened.then(|| m.schema.clone())
-                })
-                .collect();
-            // The members each definition declares, for ordering union branches.
-            let declared_by: BTreeMap<usize, serde_json::Map<String, Value>> = members[root..]
-                .iter()
-                .enumerate()
-                .filter_map(|(i, m)| Some((root + i, declared_members(&m.schema)?)))
-                .collect();
-            let declared = |branch: &Value| match branch.get("$ref").and_then(Value::as_str) {
-                Some(reference) if branch.as_object().is_some_and(|b| b.len() == 1) => {
-                    resolve(reference, &defs)
-                        .ok()
-                        .and_then(|index| declared_by.get(&index).cloned())
-                }
-                Some(_) => None,
-                None => declared_members(branch),
-            };
-            // Definitions that only constrain arrays, which may be left to validation beside
-            // `prefixItems`.
-            let array_only_defs: BTreeSet<usize> = members[root..]
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| m.schema.as_object().is_some_and(only_narrows_arrays))
-                .map(|(i, _)| root + i)
-                .collect();
-            let array_only = |reference: &str| {
-                resolve(reference, &defs).is_ok_and(|index| array_only_defs.contains(&index))
-            };
-            for member in &mut members[root..] {
-                supersets_first(&mut member.schema, &declared);
-                open_evaluating_branches(&mut member.schema, &reference_evaluates);
-                open_unevaluated(&mut member.schema, &reference_evaluates);
-            }
-            // The kinds each definition's `type` allows, for what beside a reference to it
-            // constrains nothing.
-            let def_kinds: BTreeMap<usize, BTreeSet<String>> = members[root..]
-                .iter()
-                .enumerate()
-                .filter_map(|(i, m)| Some((root + i, declared_kinds(m.schema.as_object()?)?)))
-                .collect();
-            let kinds_of = |reference: &str| {
-                resolve(reference, &defs)
-                    .ok()
-                    .and_then(|index| def_kinds.get(&index).cloned())
-            };
-            for (member, written) in members[root..].iter_mut().zip(&written) {
-                retitle_reserved(member, &options.reserved, warnings);
-                drop_vacuous_ref_siblings(&mut member.schema, &kinds_of);
-                integral_counts(&mut member.schema);
-                settle_boolean_branches(&mut member.schema);
-                drop_opaque_nots(&mut member.schema);
-                const_as_enum(&mut member.schema);
-                fold_value_branches(&mut member.schema);
-                narrow_listed_members(&mut member.schema);
-                type_property_names(&mut member.schema);
-                split_mixed_enums(&mut member.schema);
-                placeholders |= crate::variants::name_variants(&mut member.schema);
-                drop_narrowing(&mut member.schema);
-                // Branches left empty (`{"contains": ...}` without its keyword) say nothing.
-                settle_boolean_branches(&mut member.schema);
-                drop_array_narrowing_beside_prefix(&mut member.schema, &array_only);
-                closed_tuples(&mut member.schema);
-                if fallback {
-                    degrade_unsupported(member, &defs, t, warnings);
-                }
-                untyped(
-                    member,
-                    written.as_ref(),
-                    &typed_defs,
-                    t,
-                    fallback,
-                    warnings,
-                    &mut problems,
-                );
-                // After `untyped`, whose diagnostics name the keywords as written.
-                settle_unevaluated(&mut member.schema);
-                separate_any_of_from_one_of(&mut member.schema);
-                settle_object_unions(&mut member.schema, &declared);
-                split_ref_siblings(&mut member.schema);
-                open_pattern_properties(&mut member.schema);
-                untag_open_lone_members(&mut member.schema);
-                open_tuples(&mut member.schema);
-                drop_narrower_readings(&mut member.schema);
-                true_as_empty(&mut member.schema);
-                declare_required_members(&mut member.schema);
-            }
-            hoist_unending_merges(&mut members, root, &mut defs, t, &mut problems);
-            for member in &mut members[root..] {
-                let mut refs = Vec::new();
-                for_each_subschema(
-                    &member.schema,
-                    &member.pointer,
-                    true,
-                    &mut |object, pointer| {
-                        if let Some(message) = prefix_items_refusal(object) {
-                            problems.push(Problem {
-                                tool: Some(t),
-                                pointer: format!("{pointer}/prefixItems"),
-                                code: "unsupported-schema",
-                                message,
-                                help: None,
-                            });
-                        }
-                        for keyword in ["$dynamicRef", "$recursiveRef"] {
-                            if object.contains_key(keyword) {
-                                problems.push(Problem {
-                                    tool: Some(t),
-                                    pointer: format!("{pointer}/{}", escape(keyword)),
-                                    code: "unsupported-schema",
-                                    message: format!("the generator does not support `{keyword}`"),
-                                    help: None,
-                                });
-                            }
-                        }
-                        let Some(reference) = object.get("$ref") else {
-                            return;
-                        };
-                        let Some(reference) = reference.as_str() else {
-                            problems.push(Problem {
-                                tool: Some(t),
-                                pointer: format!("{pointer}/$ref"),
-                                code: "unsupported-ref",
-                                message: "`$ref` must be a string".into(),
-                                help: None,
-                            });
-                            return;
-                        };
-                        match resolve(reference, &defs) {
-                            Ok(target) => refs.push((reference.to_string(), target)),
-                            Err((message, help)) => problems.push(Problem {
-                                tool: Some(t),
-                                pointer: format!("{pointer}/$ref"),
-                                code: "unsupported-ref",
-                                message,
-                                help: Some(help),
-                            }),
-                        }
-                    },
-                );
-                let mut content = member.schema.clone();
-                if let Value::Object(object) = &mut content {
-                    object.shift_remove("title");
-                }
-                for_each_ref_mut(&mut content, true, &mut |r| r.clear());
-                member.content = canonical(&content);
-                member.refs = refs;
-            }
-            slots.push(Slot {
-                tool: t,
-                kind,
-                root,
-            });
         }
+        members.extend(schema_members);
+        slots.push(Slot {
+            tool: t,
+            kind,
+            root,
+        });
     }
     if problems.is_empty() {
         Ok((members, slots, placeholders))
     } else {
         Err(problems)
+    }
+}
+
+/// What [`collect_schema`] makes of one tool schema. The indices in `members`' `refs` count
+/// from the schema's root.
+struct Collected {
+    /// `None` when the schema is not an object (a problem says so).
+    members: Option<Vec<Member>>,
+    warnings: Vec<Problem>,
+    problems: Vec<Problem>,
+    moved: Vec<Copied>,
+    placeholders: bool,
+}
+
+/// [`collect_members`] for the input or output schema of tool `t`.
+fn collect_schema(
+    t: usize,
+    kind: Kind,
+    schema: &Value,
+    tool_pascal: &str,
+    tool: &ToolSchemas<'_>,
+    options: &Options,
+) -> Collected {
+    let fallback = options.fallback_to_value;
+    let mut members = Vec::new();
+    let mut warnings = Vec::new();
+    let mut problems = Vec::new();
+    let mut moved = Vec::new();
+    let mut placeholders = false;
+    let base = kind.pointer();
+    // `true` and `false` are schemas too: the same as `{}` and `{"not": {}}`.
+    let boolean;
+    let schema = match schema {
+        Value::Bool(true) => {
+            boolean = json!({});
+            &boolean
+        }
+        Value::Bool(false) => {
+            boolean = json!({ "not": {} });
+            &boolean
+        }
+        other => other,
+    };
+    let Value::Object(object) = schema else {
+        problems.push(Problem {
+            tool: Some(t),
+            pointer: base.into(),
+            code: "unsupported-schema",
+            message: "a tool schema must be a JSON object".into(),
+            help: None,
+        });
+        return Collected {
+            members: None,
+            warnings,
+            problems,
+            moved,
+            placeholders,
+        };
+    };
+    let root_name = match (kind, object.get("title").and_then(Value::as_str)) {
+        (Kind::Output, Some(title)) => pascal(title),
+        _ => format!("{}{}", tool_pascal, kind.label()),
+    };
+    let (hoisted, copies) = hoist_refs(&static_dynamic_refs(object), &root_name);
+    moved.extend(copies.into_iter().map(|(name, original)| Copied {
+        tool: t,
+        copy: format!("{base}/$defs/{}", escape(&name)),
+        original: format!("{base}{original}"),
+    }));
+    let object = &hoisted;
+    let mut root_schema = object.clone();
+    for keyword in ["$defs", "definitions", "$schema", "$id", "title"] {
+        root_schema.shift_remove(keyword);
+    }
+    let root = 0;
+    members.push(Member {
+        tool: t,
+        kind,
+        def_key: None,
+        pointer: base.into(),
+        name: root_name,
+        schema: Value::Object(root_schema),
+        refs: Vec::new(),
+        origin: None,
+        content: String::new(),
+        split_from: None,
+    });
+    let mut defs = BTreeMap::new();
+    for keyword in ["$defs", "definitions"] {
+        let Some(Value::Object(entries)) = object.get(keyword) else {
+            continue;
+        };
+        for (key, def) in entries {
+            let pointer = format!("{base}/{keyword}/{}", escape(key));
+            if defs.contains_key(key) {
+                problems.push(Problem {
+                    tool: Some(t),
+                    pointer,
+                    code: "duplicate-definition",
+                    message: format!("`{key}` is defined in both `$defs` and `definitions`"),
+                    help: None,
+                });
+                continue;
+            }
+            defs.insert(key.clone(), members.len());
+            let mut schema = def.clone();
+            // typify names the `T` of a nullable definition's `Option<T>` after the
+            // definition itself; `T` becomes a definition of its own.
+            let value = split_nullable_definition(&mut schema, |suffix| {
+                unused_key(&format!("{key}{suffix}"), |k| {
+                    defs.contains_key(k)
+                        || ["$defs", "definitions"]
+                            .iter()
+                            .any(|d| object.get(*d).and_then(|e| e.get(k)).is_some())
+                })
+            });
+            members.push(Member {
+                tool: t,
+                kind,
+                def_key: Some(key.clone()),
+                origin: tool.origins.get(&pointer).cloned(),
+                pointer: pointer.clone(),
+                name: pascal(key),
+                schema,
+                refs: Vec::new(),
+                content: String::new(),
+                split_from: None,
+            });
+            if let Some((value_key, value, at)) = value {
+                defs.insert(value_key.clone(), members.len());
+                let at = format!("{pointer}{at}");
+                let mut member = Member::definition(t, kind, value_key, at, value);
+                member.split_from = Some(pointer);
+                members.push(member);
+            }
+        }
+    }
+    // Definitions that say their kind; an `allOf` with a `$ref` to one has that kind.
+    let typed_defs: BTreeSet<String> = members[root + 1..]
+        .iter()
+        .filter(|m| {
+            ["type", "enum", "const"]
+                .iter()
+                .any(|k| m.schema.get(k).is_some())
+        })
+        .filter_map(|m| m.def_key.clone())
+        .collect();
+    // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees: every
+    // `unevaluated*` that could see them, here or through a reference, is opened first,
+    // and then they are dropped.
+    let evaluating = evaluating_definitions(&members[root..], root, &defs);
+    let reference_evaluates = |reference: &str| {
+        resolve(reference, &defs)
+            .ok()
+            .and_then(|index| evaluating.get(&index).copied())
+            .unwrap_or(Evaluates::ALL)
+    };
+    // Diagnostics name the keywords as written, before the openings rewrite them (only
+    // schemas they may rewrite are kept aside).
+    const OPENED: [&str; 4] = [
+        "allOf",
+        "anyOf",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+    ];
+    let written: Vec<Option<Value>> = members[root..]
+        .iter()
+        .map(|m| {
+            let opened = m.schema.as_object().is_some_and(|o| mentions(o, &OPENED));
+            opened.then(|| m.schema.clone())
+        })
+        .collect();
+    // The members each definition declares, for ordering union branches.
+    let declared_by: BTreeMap<usize, serde_json::Map<String, Value>> = members[root..]
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| Some((root + i, declared_members(&m.schema)?)))
+        .collect();
+    let declared = |branch: &Value| match branch.get("$ref").and_then(Value::as_str) {
+        Some(reference) if branch.as_object().is_some_and(|b| b.len() == 1) => {
+            resolve(reference, &defs)
+                .ok()
+                .and_then(|index| declared_by.get(&index).cloned())
+        }
+        Some(_) => None,
+        None => declared_members(branch),
+    };
+    // Definitions that only constrain arrays, which may be left to validation beside
+    // `prefixItems`.
+    let array_only_defs: BTreeSet<usize> = members[root..]
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.schema.as_object().is_some_and(only_narrows_arrays))
+        .map(|(i, _)| root + i)
+        .collect();
+    let array_only = |reference: &str| {
+        resolve(reference, &defs).is_ok_and(|index| array_only_defs.contains(&index))
+    };
+    for member in &mut members[root..] {
+        supersets_first(&mut member.schema, &declared);
+        open_evaluating_branches(&mut member.schema, &reference_evaluates);
+        open_unevaluated(&mut member.schema, &reference_evaluates);
+    }
+    // The kinds each definition's `type` allows, for what beside a reference to it
+    // constrains nothing.
+    let def_kinds: BTreeMap<usize, BTreeSet<String>> = members[root..]
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| Some((root + i, declared_kinds(m.schema.as_object()?)?)))
+        .collect();
+    let kinds_of = |reference: &str| {
+        resolve(reference, &defs)
+            .ok()
+            .and_then(|index| def_kinds.get(&index).cloned())
+    };
+    for (member, written) in members[root..].iter_mut().zip(&written) {
+        retitle_reserved(member, &options.reserved, &mut warnings);
+        drop_vacuous_ref_siblings(&mut member.schema, &kinds_of);
+        integral_counts(&mut member.schema);
+        settle_boolean_branches(&mut member.schema);
+        drop_opaque_nots(&mut member.schema);
+        const_as_enum(&mut member.schema);
+        fold_value_branches(&mut member.schema);
+        narrow_listed_members(&mut member.schema);
+        type_property_names(&mut member.schema);
+        split_mixed_enums(&mut member.schema);
+        placeholders |= crate::variants::name_variants(&mut member.schema);
+        drop_narrowing(&mut member.schema);
+        // Branches left empty (`{"contains": ...}` without its keyword) say nothing.
+        settle_boolean_branches(&mut member.schema);
+        drop_array_narrowing_beside_prefix(&mut member.schema, &array_only);
+        closed_tuples(&mut member.schema);
+        if fallback {
+            degrade_unsupported(member, &defs, t, &mut warnings);
+        }
+        untyped(
+            member,
+            written.as_ref(),
+            &typed_defs,
+            t,
+            fallback,
+            &mut warnings,
+            &mut problems,
+        );
+        // After `untyped`, whose diagnostics name the keywords as written.
+        settle_unevaluated(&mut member.schema);
+        separate_any_of_from_one_of(&mut member.schema);
+        settle_object_unions(&mut member.schema, &declared);
+        split_ref_siblings(&mut member.schema);
+        open_pattern_properties(&mut member.schema);
+        untag_open_lone_members(&mut member.schema);
+        open_tuples(&mut member.schema);
+        drop_narrower_readings(&mut member.schema);
+        true_as_empty(&mut member.schema);
+        declare_required_members(&mut member.schema);
+    }
+    hoist_unending_merges(&mut members, root, &mut defs, t, &mut problems);
+    for member in &mut members[root..] {
+        let mut refs = Vec::new();
+        for_each_subschema(
+            &member.schema,
+            &member.pointer,
+            true,
+            &mut |object, pointer| {
+                if let Some(message) = prefix_items_refusal(object) {
+                    problems.push(Problem {
+                        tool: Some(t),
+                        pointer: format!("{pointer}/prefixItems"),
+                        code: "unsupported-schema",
+                        message,
+                        help: None,
+                    });
+                }
+                for keyword in ["$dynamicRef", "$recursiveRef"] {
+                    if object.contains_key(keyword) {
+                        problems.push(Problem {
+                            tool: Some(t),
+                            pointer: format!("{pointer}/{}", escape(keyword)),
+                            code: "unsupported-schema",
+                            message: format!("the generator does not support `{keyword}`"),
+                            help: None,
+                        });
+                    }
+                }
+                let Some(reference) = object.get("$ref") else {
+                    return;
+                };
+                let Some(reference) = reference.as_str() else {
+                    problems.push(Problem {
+                        tool: Some(t),
+                        pointer: format!("{pointer}/$ref"),
+                        code: "unsupported-ref",
+                        message: "`$ref` must be a string".into(),
+                        help: None,
+                    });
+                    return;
+                };
+                match resolve(reference, &defs) {
+                    Ok(target) => refs.push((reference.to_string(), target)),
+                    Err((message, help)) => problems.push(Problem {
+                        tool: Some(t),
+                        pointer: format!("{pointer}/$ref"),
+                        code: "unsupported-ref",
+                        message,
+                        help: Some(help),
+                    }),
+                }
+            },
+        );
+        let mut content = member.schema.clone();
+        if let Value::Object(object) = &mut content {
+            object.shift_remove("title");
+        }
+        for_each_ref_mut(&mut content, true, &mut |r| r.clear());
+        member.content = canonical(&content);
+        member.refs = refs;
+    }
+    Collected {
+        members: Some(members),
+        warnings,
+        problems,
+        moved,
+        placeholders,
     }
 }
 

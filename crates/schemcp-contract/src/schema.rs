@@ -4,6 +4,8 @@
 //! `enum`, `examples` or `default`, or a property that happens to be named `$ref`, is data
 //! and never a reference.
 
+use std::fmt::Write as _;
+
 use serde_json::{Map, Value};
 
 use crate::keywords::IN_PLACE_APPLICATORS;
@@ -51,6 +53,17 @@ pub(crate) fn visit(
     walk: Walk,
     visit_fn: &mut dyn FnMut(&str, &Map<String, Value>),
 ) {
+    // One pointer buffer for the whole walk, grown and cut back segment by segment.
+    let mut at = pointer.to_string();
+    visit_at(value, &mut at, walk, visit_fn);
+}
+
+fn visit_at(
+    value: &Value,
+    pointer: &mut String,
+    walk: Walk,
+    visit_fn: &mut dyn FnMut(&str, &Map<String, Value>),
+) {
     let Value::Object(schema) = value else { return };
     visit_fn(pointer, schema);
     for (key, child) in schema {
@@ -58,27 +71,44 @@ pub(crate) fn visit(
         if walk == Walk::InPlace && !IN_PLACE_APPLICATORS.contains(&key) {
             continue;
         }
-        let here = format!("{pointer}/{}", escape_token(key));
+        let here = pointer.len();
         match child {
             Value::Object(members) if MAPS.contains(&key) => {
+                push_token(pointer, key);
                 for (name, sub) in members {
                     // `dependencies` mixes schemas with arrays of names; only objects are walked.
-                    visit(
-                        sub,
-                        &format!("{here}/{}", escape_token(name)),
-                        walk,
-                        visit_fn,
-                    );
+                    let there = pointer.len();
+                    push_token(pointer, name);
+                    visit_at(sub, pointer, walk, visit_fn);
+                    pointer.truncate(there);
                 }
             }
-            Value::Object(_) if SINGLE.contains(&key) => visit(child, &here, walk, visit_fn),
+            Value::Object(_) if SINGLE.contains(&key) => {
+                push_token(pointer, key);
+                visit_at(child, pointer, walk, visit_fn);
+            }
             Value::Array(items) if ARRAYS.contains(&key) => {
+                push_token(pointer, key);
                 for (i, sub) in items.iter().enumerate() {
-                    visit(sub, &format!("{here}/{i}"), walk, visit_fn);
+                    let there = pointer.len();
+                    write!(pointer, "/{i}").expect("writing to a String");
+                    visit_at(sub, pointer, walk, visit_fn);
+                    pointer.truncate(there);
                 }
             }
             _ => {}
         }
+        pointer.truncate(here);
+    }
+}
+
+/// Appends `/token`, escaped, to `pointer`.
+fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    if token.contains(['~', '/']) {
+        pointer.push_str(&escape_token(token));
+    } else {
+        pointer.push_str(token);
     }
 }
 
