@@ -102,3 +102,29 @@ fn an_any_of_whose_branches_share_a_kind_holds_every_branch() {
         assert_eq!(serde_json::to_value(&input).unwrap(), value);
     }
 }
+
+/// Travis CI's `deployment`: shared settings beside a `oneOf` of providers, where one
+/// provider's `api_key` is a reference and another's an `anyOf` holding that reference. typify
+/// panicked on it; each provider is now a variant with the shared settings and its own members.
+#[test]
+fn each_provider_of_a_deployment_holds_the_shared_settings() {
+    for deploy in [
+        serde_json::json!({ "provider": "npm", "api_key": "k", "on": { "branch": "main" } }),
+        serde_json::json!({ "provider": "releases", "api_key": "k" }),
+        serde_json::json!({ "provider": "releases", "api_key": { "secure": "Xy==" } }),
+        serde_json::json!({ "provider": "releases", "on": { "branch": "main" } }),
+    ] {
+        let value = serde_json::json!({ "deploy": deploy });
+        let input: tools::DeploysInput = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&input).unwrap(), value);
+    }
+    // npm's key is a secret string only; a provider no branch names is no deployment.
+    for deploy in [
+        serde_json::json!({ "provider": "npm", "api_key": { "secure": "Xy==" } }),
+        serde_json::json!({ "provider": "npm" }),
+        serde_json::json!({ "provider": "heroku", "api_key": "k" }),
+    ] {
+        let value = serde_json::json!({ "deploy": deploy });
+        assert!(serde_json::from_value::<tools::DeploysInput>(value).is_err());
+    }
+}
