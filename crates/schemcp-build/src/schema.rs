@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+use schemcp_contract::json::push_token;
 use serde_json::Value;
 
 /// How a keyword holds subschemas.
@@ -238,14 +239,7 @@ pub(crate) fn keyword_kind(keyword: &str) -> Option<&'static str> {
         .map(|(kind, _)| *kind)
 }
 
-/// Escapes a JSON pointer segment (borrowed when there is nothing to escape, as almost always).
-pub(crate) fn escape(segment: &str) -> Cow<'_, str> {
-    if segment.contains(['~', '/']) {
-        Cow::Owned(segment.replace('~', "~0").replace('/', "~1"))
-    } else {
-        Cow::Borrowed(segment)
-    }
-}
+pub(crate) use schemcp_contract::json::escape_token as escape;
 
 /// The segment [`escape`] was given back (a JSON pointer's, not a URI fragment's: see
 /// [`decode_segment`]).
@@ -286,7 +280,7 @@ fn walk_subschemas(
             continue;
         };
         let here = pointer.len();
-        push_segment(pointer, keyword);
+        push_token(pointer, keyword);
         let mut child_at =
             |pointer: &mut String, segment: &dyn std::fmt::Display, child: &Value| {
                 if let Value::Object(child) = child {
@@ -312,12 +306,6 @@ fn walk_subschemas(
         }
         pointer.truncate(here);
     }
-}
-
-/// Appends `/segment`, escaped, to `pointer`.
-fn push_segment(pointer: &mut String, segment: &str) {
-    pointer.push('/');
-    pointer.push_str(&escape(segment));
 }
 
 /// Like [`for_each_subschema`] from the root, then into every place a local reference

@@ -670,7 +670,6 @@ fn collect_schema(
     for keyword in ["$defs", "definitions", "$schema", "$id", "title"] {
         root_schema.shift_remove(keyword);
     }
-    let root = 0;
     members.push(Member {
         tool: t,
         kind,
@@ -734,7 +733,7 @@ fn collect_schema(
         }
     }
     // Definitions that say their kind; an `allOf` with a `$ref` to one has that kind.
-    let typed_defs: BTreeSet<String> = members[root + 1..]
+    let typed_defs: BTreeSet<String> = members[1..]
         .iter()
         .filter(|m| {
             ["type", "enum", "const"]
@@ -746,7 +745,7 @@ fn collect_schema(
     // Annotations from `if`/`then`/`contains`/... decide what `unevaluated*` sees: every
     // `unevaluated*` that could see them, here or through a reference, is opened first,
     // and then they are dropped.
-    let evaluating = evaluating_definitions(&members[root..], root, &defs);
+    let evaluating = evaluating_definitions(&members, &defs);
     let reference_evaluates = |reference: &str| {
         resolve(reference, &defs)
             .ok()
@@ -761,7 +760,7 @@ fn collect_schema(
         "unevaluatedProperties",
         "unevaluatedItems",
     ];
-    let written: Vec<Option<Value>> = members[root..]
+    let written: Vec<Option<Value>> = members
         .iter()
         .map(|m| {
             let opened = m.schema.as_object().is_some_and(|o| mentions(o, &OPENED));
@@ -769,10 +768,10 @@ fn collect_schema(
         })
         .collect();
     // The members each definition declares, for ordering union branches.
-    let declared_by: BTreeMap<usize, serde_json::Map<String, Value>> = members[root..]
+    let declared_by: BTreeMap<usize, serde_json::Map<String, Value>> = members
         .iter()
         .enumerate()
-        .filter_map(|(i, m)| Some((root + i, declared_members(&m.schema)?)))
+        .filter_map(|(i, m)| Some((i, declared_members(&m.schema)?)))
         .collect();
     let declared = |branch: &Value| match branch.get("$ref").and_then(Value::as_str) {
         Some(reference) if branch.as_object().is_some_and(|b| b.len() == 1) => {
@@ -785,33 +784,33 @@ fn collect_schema(
     };
     // Definitions that only constrain arrays, which may be left to validation beside
     // `prefixItems`.
-    let array_only_defs: BTreeSet<usize> = members[root..]
+    let array_only_defs: BTreeSet<usize> = members
         .iter()
         .enumerate()
         .filter(|(_, m)| m.schema.as_object().is_some_and(only_narrows_arrays))
-        .map(|(i, _)| root + i)
+        .map(|(i, _)| i)
         .collect();
     let array_only = |reference: &str| {
         resolve(reference, &defs).is_ok_and(|index| array_only_defs.contains(&index))
     };
-    for member in &mut members[root..] {
+    for member in &mut members {
         supersets_first(&mut member.schema, &declared);
         open_evaluating_branches(&mut member.schema, &reference_evaluates);
         open_unevaluated(&mut member.schema, &reference_evaluates);
     }
     // The kinds each definition's `type` allows, for what beside a reference to it
     // constrains nothing.
-    let def_kinds: BTreeMap<usize, BTreeSet<String>> = members[root..]
+    let def_kinds: BTreeMap<usize, BTreeSet<String>> = members
         .iter()
         .enumerate()
-        .filter_map(|(i, m)| Some((root + i, declared_kinds(m.schema.as_object()?)?)))
+        .filter_map(|(i, m)| Some((i, declared_kinds(m.schema.as_object()?)?)))
         .collect();
     let kinds_of = |reference: &str| {
         resolve(reference, &defs)
             .ok()
             .and_then(|index| def_kinds.get(&index).cloned())
     };
-    for (member, written) in members[root..].iter_mut().zip(&written) {
+    for (member, written) in members.iter_mut().zip(&written) {
         retitle_reserved(member, &options.reserved, &mut warnings);
         drop_vacuous_ref_siblings(&mut member.schema, &kinds_of);
         integral_counts(&mut member.schema);
@@ -853,8 +852,8 @@ fn collect_schema(
         true_as_empty(&mut member.schema);
         declare_required_members(&mut member.schema);
     }
-    hoist_unending_merges(&mut members, root, &mut defs, t, &mut problems);
-    for member in &mut members[root..] {
+    hoist_unending_merges(&mut members, &mut defs, t, &mut problems);
+    for member in &mut members {
         let mut refs = Vec::new();
         for_each_subschema(
             &member.schema,
@@ -929,7 +928,6 @@ fn collect_schema(
 /// `allOf` and references between it and itself) is refused: no type holds it.
 fn hoist_unending_merges(
     members: &mut Vec<Member>,
-    root: usize,
     defs: &mut BTreeMap<String, usize>,
     t: usize,
     problems: &mut Vec<Problem>,
@@ -941,21 +939,21 @@ fn hoist_unending_merges(
     // finds what the first could not move. Should rounds run out with a merge still unending,
     // it is refused rather than handed to typify.
     for round in 0..=ROUNDS {
-        let resolved = |reference: &str| resolve(reference, defs).ok().map(|index| index - root);
-        let copied_in: Vec<BTreeSet<usize>> = members[root..]
+        let resolved = |reference: &str| resolve(reference, defs).ok();
+        let copied_in: Vec<BTreeSet<usize>> = members
             .iter()
             .map(|m| copied(&m.schema, &resolved))
             .collect();
         if !copies_itself(&copied_in) {
             return;
         }
-        let set: Vec<Vec<Merge>> = members[root..]
+        let set: Vec<Vec<Merge>> = members
             .iter()
             .map(|m| merges(&m.schema, &resolved))
             .collect();
         let found: Vec<(usize, String)> = unending(&set, &copied_in)
             .into_iter()
-            .map(|(i, merge)| (root + i, merge.pointer.clone()))
+            .map(|(i, merge)| (i, merge.pointer.clone()))
             .collect();
         let (whole, unending_inner): (Vec<_>, Vec<_>) =
             found.into_iter().partition(|(_, p)| p.is_empty());
@@ -983,7 +981,7 @@ fn hoist_unending_merges(
         let inner: Vec<(usize, String)> = set
             .iter()
             .enumerate()
-            .flat_map(|(i, merges)| merges.iter().map(move |m| (root + i, m.pointer.clone())))
+            .flat_map(|(i, merges)| merges.iter().map(move |m| (i, m.pointer.clone())))
             .filter(|(i, p)| {
                 !p.is_empty()
                     && (unending_inner.contains(&(*i, p.clone()))
@@ -1087,12 +1085,11 @@ fn declared_members(schema: &Value) -> Option<serde_json::Map<String, Value>> {
     object.get("properties")?.as_object().cloned()
 }
 
-/// What each definition among `members` (the first at index `first`) evaluates beyond what it
+/// What each definition among `members` (a schema's root and its definitions) evaluates beyond what it
 /// declares, in place, following references in place to other definitions: the fixpoint of
 /// [`evaluates_in_place`].
 fn evaluating_definitions(
     members: &[Member],
-    first: usize,
     defs: &BTreeMap<String, usize>,
 ) -> BTreeMap<usize, Evaluates> {
     let own: Vec<(usize, Evaluates, Vec<usize>)> = members
@@ -1111,7 +1108,7 @@ fn evaluating_definitions(
                     }
                 })
                 .collect();
-            Some((first + i, found, targets))
+            Some((i, found, targets))
         })
         .collect();
     let mut result: BTreeMap<usize, Evaluates> = own.iter().map(|(i, f, _)| (*i, *f)).collect();

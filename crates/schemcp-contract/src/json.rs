@@ -1,6 +1,8 @@
 //! JSON helpers the loader, the generator and the fidelity harness share, so each reads values
 //! and pointers the same way.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 /// Equal as JSON Schema defines equality: numbers by value (`1` equals `1.0`), objects
@@ -50,4 +52,32 @@ pub fn uri_fragment(pointer: &str) -> String {
         }
     }
     out
+}
+
+/// One JSON pointer token escaped (`~` as `~0`, `/` as `~1`); borrowed when there is nothing to
+/// escape, as almost always.
+///
+/// ```
+/// assert_eq!(schemcp_contract::json::escape_token("a/b~c"), "a~1b~0c");
+/// assert_eq!(schemcp_contract::json::escape_token("name"), "name");
+/// ```
+pub fn escape_token(token: &str) -> Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
+/// Appends `/token`, escaped, to `pointer`: walks grow one pointer buffer and cut it back rather
+/// than format a new pointer for every subschema.
+///
+/// ```
+/// let mut pointer = String::from("/properties");
+/// schemcp_contract::json::push_token(&mut pointer, "a/b");
+/// assert_eq!(pointer, "/properties/a~1b");
+/// ```
+pub fn push_token(pointer: &mut String, token: &str) {
+    pointer.push('/');
+    pointer.push_str(&escape_token(token));
 }

@@ -157,10 +157,7 @@ fn unescape_token(token: &str) -> Option<String> {
     Some(out)
 }
 
-/// Escapes one reference token for a JSON pointer.
-pub(crate) fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
+pub(crate) use crate::json::escape_token;
 
 /// Resolves a JSON pointer against a value (serde_json's own `pointer` does the same, but this
 /// one shares the token rules above so a pointer that locates also resolves).

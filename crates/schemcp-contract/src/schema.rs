@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
+use crate::json::push_token;
 use crate::keywords::IN_PLACE_APPLICATORS;
-use crate::locate::escape_token;
 
 /// Which subschemas to follow.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -99,16 +99,6 @@ fn visit_at(
             _ => {}
         }
         pointer.truncate(here);
-    }
-}
-
-/// Appends `/token`, escaped, to `pointer`.
-fn push_token(pointer: &mut String, token: &str) {
-    pointer.push('/');
-    if token.contains(['~', '/']) {
-        pointer.push_str(&escape_token(token));
-    } else {
-        pointer.push_str(token);
     }
 }
 
