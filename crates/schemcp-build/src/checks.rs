@@ -12,11 +12,11 @@ use crate::fields::{derived, json_name, serde_flag, vec_items};
 
 /// Why `file` must not be emitted, if it must not. The types are named in typify's working
 /// names there, which mean nothing to the author; the caller names the schema's pointer.
-/// `says_no_value`: whether some schema converted into `file` rejects every value somewhere
-/// (`false`, `"not": {}`, `"enum": []`), which typify rightly types as an enum without
-/// variants.
-pub(crate) fn refusal(file: &syn::File, says_no_value: bool) -> Option<String> {
-    if !says_no_value && let Some(name) = without_variants(file) {
+/// `says_no_value`: whether the enum without variants of that name may come from a schema
+/// that rejects every value somewhere (`false`, `"not": {}`, `"enum": []`), which typify
+/// rightly types as an enum without variants.
+pub(crate) fn refusal(file: &syn::File, says_no_value: &dyn Fn(&str) -> bool) -> Option<String> {
+    if let Some(name) = without_variants(file, says_no_value) {
         return Some(format!(
             "typify gives it a type no value fits (`enum {name} {{}}`), where the schema accepts \
              values, so every call would be refused"
@@ -92,9 +92,11 @@ fn constructor_short_of_fields(file: &syn::File) -> Option<String> {
 /// The first enum in `file` without variants. typify makes one for a schema that accepts no
 /// value, and also where it merges the branches of mixed `allOf`/`anyOf`/`oneOf` wrongly
 /// (e.g. a `required` member beside an `anyOf` whose one branch is closed without it).
-fn without_variants(file: &syn::File) -> Option<String> {
+fn without_variants(file: &syn::File, allowed: &dyn Fn(&str) -> bool) -> Option<String> {
     file.items.iter().find_map(|item| match item {
-        Item::Enum(item) if item.variants.is_empty() => Some(item.ident.to_string()),
+        Item::Enum(item) if item.variants.is_empty() => {
+            Some(item.ident.to_string()).filter(|name| !allowed(name))
+        }
         _ => None,
     })
 }
@@ -215,7 +217,7 @@ mod tests {
         let broken = file(syn::parse_quote!(#[derive(Clone, Debug)]));
         assert_eq!(uncomparable_value_list(&broken), Some("Inner".to_string()));
         assert_eq!(
-            refusal(&broken, false).as_deref(),
+            refusal(&broken, &|_| false).as_deref(),
             Some(
                 "typify checks this schema's values against a list of values of a type it \
                  cannot compare, and the code would not compile"
@@ -231,15 +233,18 @@ mod tests {
             pub enum Fine { A }
             pub enum Never {}
         };
-        assert_eq!(without_variants(&file), Some("Never".to_string()));
         assert_eq!(
-            refusal(&file, false).as_deref(),
+            without_variants(&file, &|_| false),
+            Some("Never".to_string())
+        );
+        assert_eq!(
+            refusal(&file, &|_| false).as_deref(),
             Some(
                 "typify gives it a type no value fits (`enum Never {}`), where the schema \
                  accepts values, so every call would be refused"
             )
         );
-        assert_eq!(refusal(&file, true), None);
+        assert_eq!(refusal(&file, &|name| name == "Never"), None);
     }
 
     #[test]
@@ -255,7 +260,11 @@ mod tests {
             constructor_short_of_fields(&file),
             Some("UnionInteger".into())
         );
-        assert!(refusal(&file, false).unwrap().starts_with(BROKEN_DEFAULT));
+        assert!(
+            refusal(&file, &|_| false)
+                .unwrap()
+                .starts_with(BROKEN_DEFAULT)
+        );
         let fine: syn::File = syn::parse_quote! {
             pub struct UnionInteger(i64);
             fn f() -> UnionInteger { UnionInteger(1) }

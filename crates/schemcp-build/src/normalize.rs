@@ -1207,6 +1207,194 @@ fn subtracts_any_of_from_ref(branches: &[Value], siblings: &[&Value]) -> bool {
     })
 }
 
+/// At most this many branches come out of distributing one `oneOf`; past it the schema is left
+/// to typify's own merge.
+const MAX_DISTRIBUTED: usize = 64;
+
+/// Rewrites every `oneOf` that typify would merge with keywords beside it, `{S, "oneOf": [B1,
+/// .., Bn]}` (or `{S, "allOf": [A, .., {"oneOf": [..]}]}`), to the `oneOf` of each branch
+/// joined with them: `{"oneOf": [{S, "allOf": [A, .., B1]}, ..]}`. The two accept the same
+/// values, as in [`distribute_all_of_over_one_of`]; keywords typify does not merge
+/// (annotations, `$defs`) stay around the new `oneOf`.
+///
+/// typify joins each branch with the schema around it and with the `not` of every other
+/// branch, and subtracts an object member by member, where ¬(P ∧ Q) is ¬P ∨ ¬Q: branches that
+/// declare a shared member as `{}` (Drone CI's pipelines) each lose that member to `false`,
+/// and a required one leaves the union without variants. The generator does this only for a
+/// schema typify's own merge gave a type no value fits ([`crate::types`]), so that every other
+/// type stays as it was. A branch that clearly holds no value once joined ([`holds_no_value`])
+/// is left out, as typify leaves out a branch it cannot merge, so that it is not a variant
+/// without values.
+pub(crate) fn distribute_every_one_of(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut distribute_every_one_of);
+    distribute_here(object);
+}
+
+/// Keywords that stay around the new `oneOf`: typify merges none of them.
+fn stays_around(keyword: &str) -> bool {
+    inert(keyword)
+        || matches!(
+            keyword,
+            "$defs" | "definitions" | "$anchor" | "$dynamicAnchor" | "$id" | "$schema"
+        )
+}
+
+/// Where the `oneOf` that typify would merge is: the schema's own, or the `allOf` branch at
+/// this index that holds a `oneOf` alone.
+#[derive(Clone, Copy)]
+enum Union {
+    Own,
+    InAllOf(usize),
+}
+
+fn distribute_here(object: &mut serde_json::Map<String, Value>) {
+    // `unevaluated*` would see other annotations in a branch of its own.
+    if object.keys().any(|k| k.starts_with("unevaluated")) {
+        return;
+    }
+    let is_union = |branch: &Value| {
+        branch
+            .as_object()
+            .is_some_and(|b| b.contains_key("oneOf") && b.keys().all(|k| k == "oneOf" || inert(k)))
+    };
+    let all_of = match object.get("allOf") {
+        Some(Value::Array(all_of)) => Some(all_of),
+        Some(_) => return,
+        None => None,
+    };
+    let union = if object.contains_key("oneOf") {
+        Union::Own
+    } else if let Some(at) = all_of.and_then(|a| a.iter().position(is_union)) {
+        Union::InAllOf(at)
+    } else {
+        return;
+    };
+    let branches = match union {
+        Union::Own => object.get("oneOf"),
+        Union::InAllOf(at) => all_of.and_then(|a| a[at].get("oneOf")),
+    };
+    let Some(Value::Array(branches)) = branches else {
+        return;
+    };
+    let beside: Vec<String> = object
+        .keys()
+        .filter(|k| !stays_around(k) && *k != "oneOf")
+        .cloned()
+        .collect();
+    let merged_with_nothing = match union {
+        Union::Own => beside.is_empty(),
+        Union::InAllOf(_) => beside.len() == 1 && all_of.is_some_and(|a| a.len() == 1),
+    };
+    if merged_with_nothing || branches.len() > MAX_DISTRIBUTED {
+        return;
+    }
+    let branches = branches.clone();
+    let mut around = serde_json::Map::new();
+    for keyword in beside {
+        if let Some(value) = object.shift_remove(&keyword) {
+            around.insert(keyword, value);
+        }
+    }
+    match union {
+        Union::Own => {
+            object.shift_remove("oneOf");
+        }
+        Union::InAllOf(at) => {
+            if let Some(Value::Array(all_of)) = around.get_mut("allOf") {
+                all_of.remove(at);
+            }
+        }
+    }
+    let joined: Vec<serde_json::Map<String, Value>> = branches
+        .into_iter()
+        .map(|branch| {
+            let mut joined = around.clone();
+            match joined.get_mut("allOf") {
+                Some(Value::Array(all_of)) => all_of.push(branch),
+                _ => {
+                    joined.insert("allOf".into(), Value::Array(vec![branch]));
+                }
+            }
+            joined
+        })
+        .collect();
+    let some_hold_values = joined.iter().any(|j| !holds_no_value(j));
+    let one_of = joined
+        .into_iter()
+        .filter(|j| !some_hold_values || !holds_no_value(j))
+        .map(|mut joined| {
+            // Another `oneOf` among the `allOf` branches is distributed in turn.
+            distribute_here(&mut joined);
+            Value::Object(joined)
+        })
+        .collect();
+    object.insert("oneOf".into(), Value::Array(one_of));
+}
+
+/// Whether `schema` clearly accepts no value, reading it and its inline `allOf` branches at
+/// any depth (a reference says nothing here): a branch is `false`, their `type`s share no
+/// kind, or an object is required to have a member that one of them closes out
+/// (`additionalProperties: false` without declaring it, or the member declared `false`).
+/// Never `true` for a schema that accepts a value.
+fn holds_no_value(schema: &serde_json::Map<String, Value>) -> bool {
+    fn parts<'a>(schema: &'a serde_json::Map<String, Value>, out: &mut Vec<&'a Value>) {
+        if let Some(Value::Array(all_of)) = schema.get("allOf") {
+            for branch in all_of {
+                out.push(branch);
+                if let Value::Object(branch) = branch {
+                    parts(branch, out);
+                }
+            }
+        }
+    }
+    let mut found = Vec::new();
+    parts(schema, &mut found);
+    if found.contains(&&Value::Bool(false)) {
+        return true;
+    }
+    let objects: Vec<&serde_json::Map<String, Value>> = std::iter::once(schema)
+        .chain(found.into_iter().filter_map(Value::as_object))
+        .collect();
+    let mut kinds: Option<BTreeSet<String>> = None;
+    for part in &objects {
+        if let Some(own) = declared_kinds(part) {
+            kinds = Some(match kinds {
+                Some(kinds) => kinds.intersection(&own).cloned().collect(),
+                None => own,
+            });
+        }
+    }
+    let Some(kinds) = kinds else {
+        return false;
+    };
+    if kinds.is_empty() {
+        return true;
+    }
+    if kinds.len() > 1 || !kinds.contains("object") {
+        return false;
+    }
+    let required: BTreeSet<&str> = objects
+        .iter()
+        .filter_map(|part| part.get("required")?.as_array())
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    objects.iter().any(|part| {
+        let properties = part.get("properties").and_then(Value::as_object);
+        let closed = part.get("additionalProperties") == Some(&Value::Bool(false))
+            && !part.contains_key("patternProperties");
+        required
+            .iter()
+            .any(|name| match properties.and_then(|p| p.get(*name)) {
+                Some(member) => *member == Value::Bool(false),
+                None => closed,
+            })
+    })
+}
+
 /// Settles the unions of objects (`oneOf`, `anyOf`) in the copy of a schema the generator
 /// converts, so that their type gives every valid value back (`declared` gives a branch's
 /// `properties`, through a `$ref`).
@@ -2146,5 +2334,89 @@ mod tests {
             distribute_all_of_over_one_of(&mut schema);
             assert_eq!(schema, unchanged);
         }
+    }
+
+    #[test]
+    fn every_one_of_is_joined_with_what_stands_beside_it() {
+        let docker = json!({ "properties": { "kind": { "type": "string" } }, "additionalProperties": false });
+        let exec = json!({ "required": ["shell"] });
+        let mut schema = json!({
+            "title": "Resource",
+            "type": "object",
+            "required": ["kind"],
+            "$defs": { "d": {} },
+            "oneOf": [
+                { "allOf": [{ "$ref": "#/$defs/d" }, { "oneOf": [docker, exec] }] },
+                { "required": ["data"] }
+            ]
+        });
+        distribute_every_one_of(&mut schema);
+        let around =
+            |branches: Value| json!({ "type": "object", "required": ["kind"], "allOf": branches });
+        assert_eq!(
+            schema,
+            json!({
+                "title": "Resource",
+                "$defs": { "d": {} },
+                "oneOf": [
+                    { "oneOf": [
+                        around(json!([{ "allOf": [{ "$ref": "#/$defs/d" }, docker] }])),
+                        around(json!([{ "allOf": [{ "$ref": "#/$defs/d" }, exec] }]))
+                    ] },
+                    around(json!([{ "required": ["data"] }]))
+                ]
+            })
+        );
+        // A branch that clearly holds no value once joined is left out: `kind` is required and
+        // the branch is closed without it.
+        let mut schema = json!({
+            "type": "object",
+            "required": ["kind"],
+            "oneOf": [{ "additionalProperties": false }, { "required": ["a"] }]
+        });
+        distribute_every_one_of(&mut schema);
+        assert_eq!(
+            schema["oneOf"].as_array().map(Vec::len),
+            Some(1),
+            "{schema}"
+        );
+        // Left as they are: a `oneOf` alone, and one beside `unevaluatedProperties`.
+        for unchanged in [
+            json!({ "title": "t", "oneOf": [{ "type": "string" }, { "type": "integer" }] }),
+            json!({ "type": "object", "oneOf": [exec], "unevaluatedProperties": false }),
+        ] {
+            let mut schema = unchanged.clone();
+            distribute_every_one_of(&mut schema);
+            assert_eq!(schema, unchanged);
+        }
+    }
+
+    #[test]
+    fn holds_no_value_only_where_no_value_fits() {
+        let none = |schema: Value| holds_no_value(schema.as_object().unwrap());
+        assert!(none(
+            json!({ "type": "string", "allOf": [{ "type": "integer" }] })
+        ));
+        assert!(none(
+            json!({ "type": "object", "required": ["a"], "allOf": [{ "additionalProperties": false }] })
+        ));
+        assert!(none(
+            json!({ "type": "object", "required": ["a"], "allOf": [{ "properties": { "a": false } }] })
+        ));
+        assert!(none(json!({ "allOf": [{ "allOf": [false] }] })));
+        // Without `type: object`, a string fits; declared, the member may be there; a
+        // reference says nothing here.
+        assert!(!none(
+            json!({ "required": ["a"], "allOf": [{ "additionalProperties": false }] })
+        ));
+        assert!(!none(
+            json!({ "type": "object", "required": ["a"], "allOf": [{ "properties": { "a": {} }, "additionalProperties": false }] })
+        ));
+        assert!(!none(
+            json!({ "type": "number", "allOf": [{ "type": "integer" }] })
+        ));
+        assert!(!none(
+            json!({ "type": "object", "required": ["a"], "allOf": [{ "$ref": "#/$defs/closed" }] })
+        ));
     }
 }

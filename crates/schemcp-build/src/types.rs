@@ -30,13 +30,14 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 use crate::names::pascal;
 use crate::normalize::{
     closed_tuples, const_as_enum, declare_required_members, distribute_all_of_over_one_of,
-    drop_array_narrowing_beside_prefix, drop_narrower_readings, drop_narrowing, drop_opaque_nots,
-    drop_vacuous_ref_siblings, finish_tuples, fold_value_branches, integral_counts,
-    name_after_parent, name_nullable_root, narrow_listed_members, only_narrows_arrays,
-    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
-    separate_any_of_from_one_of, settle_boolean_branches, settle_object_unions, settle_unevaluated,
-    split_mixed_enums, split_nullable_definition, split_ref_siblings, supersets_first,
-    true_as_empty, type_property_names, untag_open_lone_members,
+    distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
+    drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings, finish_tuples,
+    fold_value_branches, integral_counts, name_after_parent, name_nullable_root,
+    narrow_listed_members, only_narrows_arrays, open_pattern_properties, open_tuples,
+    prefix_items_refusal, runtime_type, separate_any_of_from_one_of, settle_boolean_branches,
+    settle_object_unions, settle_unevaluated, split_mixed_enums, split_nullable_definition,
+    split_ref_siblings, supersets_first, true_as_empty, type_property_names,
+    untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::order::DeclaredOrders;
@@ -333,13 +334,20 @@ fn generate_copies(
         options,
         placeholders,
         orders: member_orders(&members),
-        says_no_value: members.iter().any(|m| {
-            let target = |reference: &str| {
-                let (_, index) = m.refs.iter().find(|(r, _)| r == reference)?;
-                Some(&members[*index].schema)
-            };
-            says_no_value(&m.schema) || merge_leaves_no_value(&m.schema, &target)
-        }),
+        says_no_value: classes
+            .iter()
+            .map(|class| {
+                class.members.iter().any(|&m| {
+                    let m = &members[m];
+                    let target = |reference: &str| {
+                        let (_, index) = m.refs.iter().find(|(r, _)| r == reference)?;
+                        Some(&members[*index].schema)
+                    };
+                    says_no_value(&m.schema) || merge_leaves_no_value(&m.schema, &target)
+                })
+            })
+            .collect(),
+        distributed: Mutex::default(),
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
 
@@ -362,7 +370,7 @@ fn generate_copies(
             .stack_size(PREDICTION_STACK)
             .spawn_scoped(scope, || plan.predict(&mangled_names, &first_fallback))
             .expect("a thread for the prediction");
-        let rendered = plan.render(&names, &first_fallback);
+        let rendered = plan.render(&names, &first_fallback, false);
         let prediction = prediction
             .join()
             .unwrap_or_else(|payload| panic::resume_unwind(payload));
@@ -374,23 +382,55 @@ fn generate_copies(
     let (real, file, predicted) = loop {
         if whole.is_none() && !probed {
             probed = true;
-            let mut problems = Vec::new();
-            for c in 0..classes.len() {
-                if let Err(message) = plan.probe(c, &mangled_names) {
-                    let message = unmangled(&message, &names);
-                    let member = &members[classes[c].first()];
-                    if options.fallback_to_value {
-                        fallback.insert(c);
-                        warnings.push(fallback_warning(member, &names[c], &message));
-                    } else {
-                        problems.push(unsupported(member, &message));
-                    }
+            let failed = (0..classes.len())
+                .filter_map(|c| {
+                    let probe = |plan: &Plan<'_>| plan.probe(c, &mangled_names);
+                    plan.or_distributed(c, probe)
+                        .err()
+                        .map(|message| (c, message))
+                })
+                .collect();
+            plan.set_aside(failed, &names, &mut fallback, &mut warnings)?;
+            // Each on its own, the classes saw the definitions they reference as `{}`; typify
+            // may still fail to merge them once it reads them. Those that do are distributed
+            // first, so that a class referencing one is not blamed for it.
+            let typed: Vec<usize> = (0..classes.len())
+                .filter(|c| !fallback.contains(c))
+                .collect();
+            for &c in &typed {
+                let _ = plan.or_distributed(c, |plan| {
+                    plan.probe_with_references(c, &mangled_names, &fallback)
+                });
+            }
+            // What still fails is set aside from the definitions up: a class that only fails
+            // for a definition it reaches that fails too waits until that one is `{}`.
+            loop {
+                let failed: Vec<(usize, String)> = typed
+                    .iter()
+                    .filter(|c| !fallback.contains(c))
+                    .filter_map(|&c| {
+                        let probe = plan.probe_with_references(c, &mangled_names, &fallback);
+                        probe.err().map(|message| (c, message))
+                    })
+                    .collect();
+                if failed.is_empty() {
+                    break;
                 }
+                let failing: BTreeSet<usize> = failed.iter().map(|(c, _)| *c).collect();
+                let reaches_failing = |c: usize| {
+                    plan.reached(c)
+                        .iter()
+                        .any(|r| *r != c && failing.contains(r))
+                };
+                let deepest: Vec<(usize, String)> = failed
+                    .iter()
+                    .filter(|(c, _)| !reaches_failing(*c))
+                    .cloned()
+                    .collect();
+                // In a cycle every class reaches another that fails: all are set aside.
+                let blamed = if deepest.is_empty() { failed } else { deepest };
+                plan.set_aside(blamed, &names, &mut fallback, &mut warnings)?;
             }
-            if !problems.is_empty() {
-                return Err(problems);
-            }
-            plan.spread_fallback(&mut fallback, &names, &mut warnings);
         }
         let predicted = loop {
             let prediction = match whole.take() {
@@ -424,7 +464,7 @@ fn generate_copies(
         };
         let rendered = match speculative.take() {
             Some((used, rendered)) if used == names && fallback == first_fallback => rendered,
-            _ => plan.render(&names, &fallback),
+            _ => plan.render(&names, &fallback, probed),
         };
         match rendered {
             Ok((real, file)) => break (real, file, predicted),
@@ -1732,9 +1772,13 @@ struct Plan<'a> {
     placeholders: bool,
     /// The member orders the schemas declare, for the fields typify sorts by name.
     orders: DeclaredOrders,
-    /// Whether some schema rejects every value somewhere ([`says_no_value`]): only then may
-    /// typify's output hold an enum without variants.
-    says_no_value: bool,
+    /// Whether each class's schema rejects every value somewhere ([`says_no_value`]): only
+    /// then may typify's type for it hold an enum without variants.
+    says_no_value: Vec<bool>,
+    /// Classes converted with every `oneOf` distributed over what stands beside it
+    /// ([`distribute_every_one_of`]), because typify's own merge failed on them. Set while
+    /// probing, read by every conversion after it.
+    distributed: Mutex<BTreeSet<usize>>,
 }
 
 /// A converted set: the space and each class's type.
@@ -2017,8 +2061,8 @@ impl Plan<'_> {
         ))
     }
 
-    /// The schema typify converts for class `c`, with references renamed to `names`.
-    fn class_schema(&self, c: usize, names: &[String]) -> Value {
+    /// The member whose schema typify converts for class `c`.
+    fn converted_member(&self, c: usize) -> &Member {
         let class = &self.classes[c];
         let m = class
             .members
@@ -2026,13 +2070,22 @@ impl Plan<'_> {
             .copied()
             .find(|&m| !class.is_def || self.members[m].def_key.is_some())
             .expect("a class has members");
-        let member = &self.members[m];
+        &self.members[m]
+    }
+
+    /// The schema typify converts for class `c`, with references renamed to `names`.
+    fn class_schema(&self, c: usize, names: &[String]) -> Value {
+        let class = &self.classes[c];
+        let member = self.converted_member(c);
         let targets: HashMap<&str, usize> = member
             .refs
             .iter()
             .map(|(r, target)| (r.as_str(), self.class_of[*target]))
             .collect();
         let mut schema = member.schema.clone();
+        if self.distributed().contains(&c) {
+            distribute_every_one_of(&mut schema);
+        }
         for_each_ref_mut(&mut schema, member.def_key.is_none(), &mut |reference| {
             if let Some(&target) = targets.get(reference.as_str()) {
                 *reference = format!("#/$defs/{}", names[target]);
@@ -2045,6 +2098,114 @@ impl Plan<'_> {
         }
         finish_tuples(&mut schema, &names[c]);
         schema
+    }
+
+    fn distributed(&self) -> std::sync::MutexGuard<'_, BTreeSet<usize>> {
+        // Only ever inserted into under the lock: a poisoned set is still whole.
+        self.distributed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The classes that `failed` (each with typify's message, in mangled names): with the
+    /// opt-in, each becomes `serde_json::Value` with a warning, and so does every class that
+    /// merges one ([`Plan::spread_fallback`]); without it, each is a problem at its pointer.
+    fn set_aside(
+        &self,
+        failed: Vec<(usize, String)>,
+        names: &[String],
+        fallback: &mut BTreeSet<usize>,
+        warnings: &mut Vec<Problem>,
+    ) -> Result<(), Vec<Problem>> {
+        let mut problems = Vec::new();
+        for (c, message) in failed {
+            let message = unmangled(&message, names);
+            let member = &self.members[self.classes[c].first()];
+            if self.options.fallback_to_value {
+                fallback.insert(c);
+                warnings.push(fallback_warning(member, &names[c], &message));
+            } else {
+                problems.push(unsupported(member, &message));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        self.spread_fallback(fallback, names, warnings);
+        Ok(())
+    }
+
+    /// Whether distributing its `oneOf`s changes the schema of class `c`.
+    fn distributes(&self, c: usize) -> bool {
+        let schema = &self.converted_member(c).schema;
+        let mut distributed = schema.clone();
+        distribute_every_one_of(&mut distributed);
+        distributed != *schema
+    }
+
+    /// Class `c` and every class it references, at any depth.
+    fn reached(&self, c: usize) -> BTreeSet<usize> {
+        let mut reached = BTreeSet::from([c]);
+        let mut next = vec![c];
+        while let Some(class) = next.pop() {
+            for &m in &self.classes[class].members {
+                for (_, target) in &self.members[m].refs {
+                    let target = self.class_of[*target];
+                    if reached.insert(target) {
+                        next.push(target);
+                    }
+                }
+            }
+        }
+        reached
+    }
+
+    /// Converts class `c` with every definition it references, at any depth (those in
+    /// `fallback` as `{}`).
+    fn probe_with_references(
+        &self,
+        c: usize,
+        names: &[String],
+        fallback: &BTreeSet<usize>,
+    ) -> Result<(), String> {
+        let reached = self.reached(c);
+        let schema_of = |c: usize| match fallback.contains(&c) {
+            true => Ok(schemars::schema::Schema::Object(Default::default())),
+            false => self.parse(self.class_schema(c, names)),
+        };
+        let mut defs = Vec::new();
+        for &r in &reached {
+            if self.classes[r].is_def {
+                defs.push((names[r].clone(), schema_of(r)?));
+            }
+        }
+        let mut space = TypeSpace::new(&self.settings());
+        guarded(|| space.add_ref_types(defs))?;
+        if !self.classes[c].is_def {
+            let schema = schema_of(c)?;
+            guarded(|| space.add_type_with_name(&schema, Some(names[c].clone())))?;
+        }
+        let tokens = guarded(|| Ok(space.to_stream()))?;
+        let says_no_value = reached.iter().any(|&r| self.says_no_value[r]);
+        self.finish(tokens, &|_| says_no_value).map(drop)
+    }
+
+    /// `probe`, and where typify fails on class `c`, once more with its `oneOf`s distributed
+    /// (kept when that converts); the first failure is the one reported.
+    fn or_distributed(
+        &self,
+        c: usize,
+        probe: impl Fn(&Self) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let first = probe(self);
+        if first.is_ok() || !self.distributes(c) || !self.distributed().insert(c) {
+            return first;
+        }
+        if probe(self).is_err() {
+            self.distributed().remove(&c);
+            return first;
+        }
+        Ok(())
     }
 
     fn parse(&self, schema: Value) -> Result<schemars::schema::Schema, String> {
@@ -2076,16 +2237,23 @@ impl Plan<'_> {
     }
 
     /// Converts every class under its final `names` and parses the code, checking that no two
-    /// members of a type collide.
+    /// members of a type collide. Before the classes are probed (`probed` false), an enum
+    /// without variants passes only if it is named after a class that says no value.
     fn render(
         &self,
         names: &[String],
         fallback: &BTreeSet<usize>,
+        probed: bool,
     ) -> Result<(Converted, syn::File), String> {
         let converted = self.convert(names, fallback)?;
+        let any = self.says_no_value.iter().any(|&says| says);
+        let named_after = |name: &str| {
+            (0..self.classes.len()).any(|c| self.says_no_value[c] && name.starts_with(&names[c]))
+        };
+        let says_no_value = |name: &str| if probed { any } else { named_after(name) };
         // Only the final conversion is rendered: `to_stream` is the costliest step for a large
         // set.
-        let file = self.finish(guarded(|| Ok(converted.space.to_stream()))?)?;
+        let file = self.finish(guarded(|| Ok(converted.space.to_stream()))?, &says_no_value)?;
         Ok((converted, file))
     }
 
@@ -2113,20 +2281,26 @@ impl Plan<'_> {
         }
         // Rendering can panic too (typify finalizes lazily in places).
         let tokens = guarded(|| Ok(space.to_stream()))?;
-        self.finish(tokens).map(drop)
+        self.finish(tokens, &|_| self.says_no_value[c]).map(drop)
     }
 
     /// Parses typify's output and mends what it gets wrong there: enum values given
     /// placeholders (see [`crate::variants`]) are written back, and fields named alike are
     /// numbered (see [`crate::fields`]).
-    fn finish(&self, tokens: TokenStream) -> Result<syn::File, String> {
+    /// `says_no_value` says which enums without variants may come from a schema that rejects
+    /// every value somewhere.
+    fn finish(
+        &self,
+        tokens: TokenStream,
+        says_no_value: &dyn Fn(&str) -> bool,
+    ) -> Result<syn::File, String> {
         let mut file = parse_file(tokens)?;
         if self.placeholders {
             crate::variants::restore_values(&mut file)?;
         }
         crate::fields::distinct_fields(&mut file);
         self.orders.apply(&mut file);
-        if let Some(refusal) = crate::checks::refusal(&file, self.says_no_value) {
+        if let Some(refusal) = crate::checks::refusal(&file, says_no_value) {
             return Err(refusal);
         }
         Ok(file)

@@ -128,3 +128,26 @@ fn each_provider_of_a_deployment_holds_the_shared_settings() {
         assert!(serde_json::from_value::<tools::DeploysInput>(value).is_err());
     }
 }
+
+#[test]
+fn each_runner_of_a_pipeline_holds_the_shared_members() {
+    for resource in [
+        serde_json::json!({ "kind": "pipeline", "name": "build", "type": "docker", "image": "rust" }),
+        serde_json::json!({ "kind": "pipeline", "name": "build" }),
+        serde_json::json!({ "kind": "pipeline", "name": "test", "type": "exec", "shell": "bash" }),
+        serde_json::json!({ "kind": "secret", "data": "s3cr3t" }),
+    ] {
+        let value = serde_json::json!({ "resource": resource });
+        let input: tools::DefinesResourceInput = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&input).unwrap(), value);
+    }
+    // An exec runner names its type; a runner's member is not a secret's; a pipeline has a name.
+    for resource in [
+        serde_json::json!({ "kind": "pipeline", "name": "test", "shell": "bash" }),
+        serde_json::json!({ "kind": "secret", "data": "s", "image": "rust" }),
+        serde_json::json!({ "kind": "pipeline", "type": "docker" }),
+    ] {
+        let value = serde_json::json!({ "resource": resource });
+        assert!(serde_json::from_value::<tools::DefinesResourceInput>(value).is_err());
+    }
+}

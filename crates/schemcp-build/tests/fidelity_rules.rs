@@ -813,3 +813,30 @@ fn examples_in_definitions_outside_defs_go_through_their_type() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn a_definition_that_fails_with_its_references_is_the_one_refused() {
+    // `a` is typed alone (its references read as `{}`) and fails once they are read; the root,
+    // which references it, fails with it, and is not the one named.
+    let schema = json!({
+        "type": "object",
+        "properties": { "p": { "$ref": "#/$defs/a" } },
+        "$defs": {
+            "a": { "allOf": [{ "$ref": "#/$defs/b" }, { "$ref": "#/$defs/c" }] },
+            "b": { "type": "object", "properties": { "x": { "type": "string" } }, "required": ["x"] },
+            "c": { "type": "object", "properties": { "x": { "type": "integer" } }, "required": ["x"] }
+        }
+    });
+    let errors = strict(schema.clone()).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("/outputSchema/$defs/a [unsupported-schema]"),
+        "{errors:?}"
+    );
+    let (code, warnings) = lenient(schema);
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        code.contains("pub struct A(pub ::schemcp_runtime::__private::serde_json::Value);"),
+        "{code}"
+    );
+}
