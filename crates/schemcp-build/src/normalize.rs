@@ -1049,7 +1049,7 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
 /// Drops what stands beside a `$ref` but cannot constrain a value the reference accepts:
 /// keywords for kinds of value the definition's `type` excludes (`items` beside a reference to
 /// an object), and a `type` that allows every kind the definition does. `kinds_of(reference)`
-/// is the definition's [`declared_kinds`](crate::schema::declared_kinds), if it has a `type`.
+/// is the definition's [`declared_kinds`], if it has a `type`.
 ///
 /// Renovate's configuration schema writes `{"type": "object", "$ref": "#", "items": ...}` for
 /// each of its managers. typify merges a reference with keywords beside it by copying the
