@@ -1115,114 +1115,26 @@ pub(crate) fn separate_any_of_from_one_of(schema: &mut Value) {
     }
 }
 
-/// Rewrites `{"allOf": [A, .., {"oneOf": [B1, .., Bn]}]}` to
-/// `{"oneOf": [{"allOf": [A, .., B1]}, .., {"allOf": [A, .., Bn]}]}` in the copy of a schema the
-/// generator converts, where typify would panic on the first form. The two accept the same
-/// values: a value matches `A` and exactly one `Bi` exactly when it matches exactly one
-/// `A ∧ Bi`.
-///
-/// typify merges a `oneOf` with its siblings by joining each branch with the `not` of every
-/// other branch, and subtracting `{"not": {"anyOf": [..]}}` from a member that is a `$ref`
-/// trips its assertion `a.reference.is_none()`. Travis CI's `deployment` has one branch per
-/// provider beside the `on` settings; one provider's `api_key` is a reference to
-/// `possiblySecretString`, another's an `anyOf` of that reference and an object. Only such
-/// sets are rewritten (a member that one branch declares as an `anyOf` and another branch or a
-/// sibling as a bare `$ref`): elsewhere typify's join reads the branches apart, and its types
-/// stay as they were.
-pub(crate) fn distribute_all_of_over_one_of(schema: &mut Value) {
-    let Value::Object(object) = schema else {
-        return;
-    };
-    for_each_child_mut(object, &mut distribute_all_of_over_one_of);
-    // Siblings of the `allOf` would be merged with the new `oneOf` again; `unevaluated*` would
-    // see other annotations.
-    if object.keys().any(|k| {
-        k != "allOf" && (!stays_beside_ref(k) || k.starts_with("unevaluated")) && !inert(k)
-    }) {
-        return;
-    }
-    let Some(Value::Array(all_of)) = object.get("allOf") else {
-        return;
-    };
-    let is_union = |branch: &Value| {
-        branch
-            .as_object()
-            .is_some_and(|b| b.contains_key("oneOf") && b.keys().all(|k| k == "oneOf" || inert(k)))
-    };
-    let unions: Vec<usize> = (0..all_of.len())
-        .filter(|&i| is_union(&all_of[i]))
-        .collect();
-    let [union] = unions[..] else {
-        return;
-    };
-    let Some(Value::Array(branches)) = all_of[union].get("oneOf") else {
-        return;
-    };
-    let siblings: Vec<&Value> = (0..all_of.len())
-        .filter(|&i| i != union)
-        .map(|i| &all_of[i])
-        .collect();
-    if !subtracts_any_of_from_ref(branches, &siblings) {
-        return;
-    }
-    let one_of: Vec<Value> = branches
-        .iter()
-        .map(|branch| {
-            let mut joined: Vec<Value> = siblings.iter().map(|s| (*s).clone()).collect();
-            joined.push(branch.clone());
-            json!({ "allOf": joined })
-        })
-        .collect();
-    object.shift_remove("allOf");
-    object.insert("oneOf".into(), Value::Array(one_of));
-}
-
-/// Whether some member is declared as an `anyOf` by one of `branches`, and as a bare `$ref` by
-/// another branch or one of `siblings`: the subtraction typify cannot do.
-fn subtracts_any_of_from_ref(branches: &[Value], siblings: &[&Value]) -> bool {
-    let bare_ref = |schema: &Value| {
-        schema
-            .as_object()
-            .is_some_and(|s| s.contains_key("$ref") && s.keys().all(|k| k == "$ref" || inert(k)))
-    };
-    branches.iter().enumerate().any(|(j, branch)| {
-        let Some(Value::Object(members)) = branch.get("properties") else {
-            return false;
-        };
-        members
-            .iter()
-            .filter(|(_, schema)| schema.get("anyOf").is_some())
-            .any(|(name, _)| {
-                let others = branches.iter().enumerate().filter(|(i, _)| *i != j);
-                others
-                    .map(|(_, other)| other)
-                    .chain(siblings.iter().copied())
-                    .any(|other| {
-                        other
-                            .get("properties")
-                            .and_then(|members| members.get(name))
-                            .is_some_and(bare_ref)
-                    })
-            })
-    })
-}
-
 /// At most this many branches come out of distributing one `oneOf`; past it the schema is left
 /// to typify's own merge.
 const MAX_DISTRIBUTED: usize = 64;
 
 /// Rewrites every `oneOf` that typify would merge with keywords beside it, `{S, "oneOf": [B1,
-/// .., Bn]}` (or `{S, "allOf": [A, .., {"oneOf": [..]}]}`), to the `oneOf` of each branch
-/// joined with them: `{"oneOf": [{S, "allOf": [A, .., B1]}, ..]}`. The two accept the same
-/// values, as in [`distribute_all_of_over_one_of`]; keywords typify does not merge
-/// (annotations, `$defs`) stay around the new `oneOf`.
+/// .., Bn]}` (or `{S, "allOf": [A, .., {"oneOf": [..]}]}`), in the copy of a schema the
+/// generator converts, to the `oneOf` of each branch joined with them: `{"oneOf": [{S,
+/// "allOf": [A, .., B1]}, ..]}`. The two accept the same values: a value matches `S` and
+/// exactly one `Bi` exactly when it matches exactly one `S ∧ Bi`. Keywords typify does not
+/// merge (annotations, `$defs`) stay around the new `oneOf`.
 ///
 /// typify joins each branch with the schema around it and with the `not` of every other
 /// branch, and subtracts an object member by member, where ¬(P ∧ Q) is ¬P ∨ ¬Q: branches that
 /// declare a shared member as `{}` (Drone CI's pipelines) each lose that member to `false`,
-/// and a required one leaves the union without variants. The generator does this only for a
-/// schema typify's own merge gave a type no value fits ([`crate::types`]), so that every other
-/// type stays as it was. A branch that clearly holds no value once joined ([`holds_no_value`])
+/// and a required one leaves the union without variants; subtracting an `anyOf` member from a
+/// `$ref` one (Travis CI's `deployment`: one provider's `api_key` a reference to a secret,
+/// another's an `anyOf` of that reference and an object) trips its assertion
+/// `a.reference.is_none()`. The generator does this only for a schema typify's own merge fails
+/// on or gives a type no value fits ([`crate::types`]), so that every other type stays as it
+/// was. A branch that clearly holds no value once joined ([`holds_no_value`])
 /// is left out, as typify leaves out a branch it cannot merge, so that it is not a variant
 /// without values.
 pub(crate) fn distribute_every_one_of(schema: &mut Value) {
@@ -2295,45 +2207,6 @@ mod tests {
                 "keys": { "type": "object", "additionalProperties": {} }
             })
         );
-    }
-
-    #[test]
-    fn an_all_of_is_distributed_over_a_one_of_whose_members_typify_cannot_subtract() {
-        let shared = json!({ "type": "object", "properties": { "on": { "type": "string" } } });
-        let npm = json!({ "properties": { "key": { "$ref": "#/$defs/S", "description": "d" } } });
-        let releases = json!({
-            "properties": { "key": { "anyOf": [{ "$ref": "#/$defs/S" }, { "type": "object" }] } }
-        });
-        let mut schema = json!({
-            "title": "Deployment",
-            "allOf": [shared, { "oneOf": [npm, releases], "description": "per provider" }]
-        });
-        distribute_all_of_over_one_of(&mut schema);
-        assert_eq!(
-            schema,
-            json!({
-                "title": "Deployment",
-                "oneOf": [{ "allOf": [shared, npm] }, { "allOf": [shared, releases] }]
-            })
-        );
-        // The bare reference beside the `oneOf` counts too.
-        let sibling = json!({ "properties": { "key": { "$ref": "#/$defs/S" } } });
-        let mut schema =
-            json!({ "allOf": [sibling, { "oneOf": [releases, { "required": ["on"] }] }] });
-        distribute_all_of_over_one_of(&mut schema);
-        assert!(schema.get("oneOf").is_some(), "{schema}");
-        // Left as they are: no member to subtract from a reference, keywords beside the
-        // `allOf` (which would be merged with the `oneOf` again), two `oneOf`s.
-        for unchanged in [
-            json!({ "allOf": [shared, { "oneOf": [npm, { "properties": { "key": { "type": "string" } } }] }] }),
-            json!({ "type": "object", "allOf": [shared, { "oneOf": [npm, releases] }] }),
-            json!({ "allOf": [shared, { "oneOf": [npm, releases] }], "unevaluatedProperties": false }),
-            json!({ "allOf": [{ "oneOf": [npm, releases] }, { "oneOf": [npm, releases] }] }),
-        ] {
-            let mut schema = unchanged.clone();
-            distribute_all_of_over_one_of(&mut schema);
-            assert_eq!(schema, unchanged);
-        }
     }
 
     #[test]

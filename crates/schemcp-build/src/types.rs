@@ -29,15 +29,14 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::normalize::{
-    closed_tuples, const_as_enum, declare_required_members, distribute_all_of_over_one_of,
-    distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
-    drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings, finish_tuples,
-    fold_value_branches, integral_counts, name_after_parent, name_nullable_root,
-    narrow_listed_members, only_narrows_arrays, open_pattern_properties, open_tuples,
-    prefix_items_refusal, runtime_type, separate_any_of_from_one_of, settle_boolean_branches,
-    settle_object_unions, settle_unevaluated, split_mixed_enums, split_nullable_definition,
-    split_ref_siblings, supersets_first, true_as_empty, type_property_names,
-    untag_open_lone_members,
+    closed_tuples, const_as_enum, declare_required_members, distribute_every_one_of,
+    drop_array_narrowing_beside_prefix, drop_narrower_readings, drop_narrowing, drop_opaque_nots,
+    drop_vacuous_ref_siblings, finish_tuples, fold_value_branches, integral_counts,
+    name_after_parent, name_nullable_root, narrow_listed_members, only_narrows_arrays,
+    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
+    separate_any_of_from_one_of, settle_boolean_branches, settle_object_unions, settle_unevaluated,
+    split_mixed_enums, split_nullable_definition, split_ref_siblings, supersets_first,
+    true_as_empty, type_property_names, untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::order::DeclaredOrders;
@@ -333,7 +332,7 @@ fn generate_copies(
         degraded,
         options,
         placeholders,
-        orders: member_orders(&members),
+        orders: Mutex::new(member_orders(&members)),
         says_no_value: classes
             .iter()
             .map(|class| {
@@ -431,6 +430,8 @@ fn generate_copies(
                 let blamed = if deepest.is_empty() { failed } else { deepest };
                 plan.set_aside(blamed, &names, &mut fallback, &mut warnings)?;
             }
+            // Rendered before the probes, it may be of schemas they have since distributed.
+            speculative = None;
         }
         let predicted = loop {
             let prediction = match whole.take() {
@@ -882,7 +883,6 @@ fn collect_schema(
         // After `untyped`, whose diagnostics name the keywords as written.
         settle_unevaluated(&mut member.schema);
         separate_any_of_from_one_of(&mut member.schema);
-        distribute_all_of_over_one_of(&mut member.schema);
         settle_object_unions(&mut member.schema, &declared);
         split_ref_siblings(&mut member.schema);
         open_pattern_properties(&mut member.schema);
@@ -1770,8 +1770,9 @@ struct Plan<'a> {
     options: &'a Options,
     /// Whether some enum's values were handed to typify as placeholders.
     placeholders: bool,
-    /// The member orders the schemas declare, for the fields typify sorts by name.
-    orders: DeclaredOrders,
+    /// The member orders the schemas declare, for the fields typify sorts by name (those of
+    /// a distributed class's schema added when it is distributed).
+    orders: Mutex<DeclaredOrders>,
     /// Whether each class's schema rejects every value somewhere ([`says_no_value`]): only
     /// then may typify's type for it hold an enum without variants.
     says_no_value: Vec<bool>,
@@ -2205,6 +2206,17 @@ impl Plan<'_> {
             self.distributed().remove(&c);
             return first;
         }
+        let member = self.converted_member(c);
+        let mut distributed = member.schema.clone();
+        distribute_every_one_of(&mut distributed);
+        let resolve = |reference: &str| {
+            let (_, target) = member.refs.iter().find(|(r, _)| r == reference)?;
+            Some(&self.members[*target].schema)
+        };
+        self.orders
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .read(&distributed, &resolve);
         Ok(())
     }
 
@@ -2299,7 +2311,10 @@ impl Plan<'_> {
             crate::variants::restore_values(&mut file)?;
         }
         crate::fields::distinct_fields(&mut file);
-        self.orders.apply(&mut file);
+        self.orders
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .apply(&mut file);
         if let Some(refusal) = crate::checks::refusal(&file, says_no_value) {
             return Err(refusal);
         }
