@@ -20,7 +20,7 @@
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -2101,11 +2101,8 @@ impl Plan<'_> {
         schema
     }
 
-    fn distributed(&self) -> std::sync::MutexGuard<'_, BTreeSet<usize>> {
-        // Only ever inserted into under the lock: a poisoned set is still whole.
-        self.distributed
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    fn distributed(&self) -> MutexGuard<'_, BTreeSet<usize>> {
+        unpoisoned(&self.distributed)
     }
 
     /// The classes that `failed` (each with typify's message, in mangled names): with the
@@ -2213,10 +2210,7 @@ impl Plan<'_> {
             let (_, target) = member.refs.iter().find(|(r, _)| r == reference)?;
             Some(&self.members[*target].schema)
         };
-        self.orders
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .read(&distributed, &resolve);
+        unpoisoned(&self.orders).read(&distributed, &resolve);
         Ok(())
     }
 
@@ -2311,10 +2305,7 @@ impl Plan<'_> {
             crate::variants::restore_values(&mut file)?;
         }
         crate::fields::distinct_fields(&mut file);
-        self.orders
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .apply(&mut file);
+        unpoisoned(&self.orders).apply(&mut file);
         if let Some(refusal) = crate::checks::refusal(&file, says_no_value) {
             return Err(refusal);
         }
@@ -2352,6 +2343,12 @@ impl Plan<'_> {
         }
         Ok(Converted { space, ids })
     }
+}
+
+/// The value behind `lock`. The plan's locks are held only to insert into a set or read and
+/// apply orders, never across typify: a poisoned one still holds whole data.
+fn unpoisoned<T>(lock: &Mutex<T>) -> MutexGuard<'_, T> {
+    lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// typify's output as a syntax tree; taking the stream by value spares a deep copy of it.
