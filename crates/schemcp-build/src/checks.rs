@@ -103,9 +103,10 @@ fn without_variants(file: &syn::File, allowed: &dyn Fn(&str) -> bool) -> Option<
 
 /// The first struct or struct variant in `file` that has two fields for one JSON member, as
 /// `(type, member)`. typify declares a member twice in some merges of `allOf`/`oneOf`
-/// branches (once optional, once required); once [`distinct_fields`](crate::fields::distinct_fields) has numbered them the
-/// code compiles, but serde then fails every value with a "missing field" or "duplicate
-/// field" error, so the generator must not emit it.
+/// branches (once optional, once required); once
+/// [`distinct_fields`](crate::fields::distinct_fields) has numbered them the code compiles,
+/// but serde then fails every value with a "missing field" or "duplicate field" error, so the
+/// generator must not emit it.
 fn declared_twice(file: &syn::File) -> Option<(String, String)> {
     let twice = |fields: &Fields| {
         let mut seen = BTreeSet::new();

@@ -507,20 +507,18 @@ impl Builder {
         }
         let source = display_dir(&self.schemas_dir);
         // The catalog is serialized on another core while the code is printed.
-        let (code, catalog) = std::thread::scope(|scope| {
-            let catalog = scope.spawn(|| catalog(views));
-            let code = emit::render(FileParts {
-                header_source: &source,
-                trait_name: &self.trait_name,
-                catalog_file: CATALOG_FILE,
-                types: items,
-                tools,
-            });
-            let catalog = catalog
-                .join()
-                .unwrap_or_else(|payload| std::panic::resume_unwind(payload));
-            (code, catalog)
-        });
+        let (catalog, code) = parallel::both(
+            || catalog(views),
+            || {
+                emit::render(FileParts {
+                    header_source: &source,
+                    trait_name: &self.trait_name,
+                    catalog_file: CATALOG_FILE,
+                    types: items,
+                    tools,
+                })
+            },
+        );
         let files = vec![
             (format!("{}.rs", self.module_name), code.map_err(internal)?),
             (CATALOG_FILE.into(), catalog),

@@ -12,8 +12,8 @@ use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS, VOCA
 
 use crate::names::pascal;
 use crate::schema::{
-    Children, branches, children, declared_kinds, escape, for_each_child_mut, keyword_kind,
-    mentions, open_branch, type_kinds,
+    Children, branches, children, common_kinds, declared_kinds, escape, for_each_child_mut,
+    keyword_kind, mentions, open_branch, type_kinds,
 };
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
@@ -1270,16 +1270,7 @@ fn holds_no_value(schema: &serde_json::Map<String, Value>) -> bool {
     let objects: Vec<&serde_json::Map<String, Value>> = std::iter::once(schema)
         .chain(found.into_iter().filter_map(Value::as_object))
         .collect();
-    let mut kinds: Option<BTreeSet<String>> = None;
-    for part in &objects {
-        if let Some(own) = declared_kinds(part) {
-            kinds = Some(match kinds {
-                Some(kinds) => kinds.intersection(&own).cloned().collect(),
-                None => own,
-            });
-        }
-    }
-    let Some(kinds) = kinds else {
+    let Some(kinds) = common_kinds(objects.iter().copied()) else {
         return false;
     };
     if kinds.is_empty() {

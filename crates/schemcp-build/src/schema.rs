@@ -193,18 +193,21 @@ pub(crate) fn merge_leaves_no_value<'a>(
 /// Whether `object` and its `allOf` branches name kinds (`type`) no value has at once, such as
 /// `"allOf": [{"type": "number"}, {"type": "string"}]`.
 fn disjoint_types(object: &serde_json::Map<String, Value>) -> bool {
-    let mut all = branches(object, "allOf")
+    let parts = branches(object, "allOf")
         .iter()
-        .filter_map(Value::as_object)
-        .chain([object])
-        .filter_map(declared_kinds);
-    let Some(mut common) = all.next() else {
-        return false;
-    };
-    for kinds in all {
-        common = common.intersection(&kinds).cloned().collect();
-    }
-    common.is_empty()
+        .filter_map(Value::as_object);
+    common_kinds(parts.chain([object])).is_some_and(|common| common.is_empty())
+}
+
+/// The kinds of value every one of `parts` allows ([`declared_kinds`]), as a value that must
+/// match them all has; `None` where none has a `type`.
+pub(crate) fn common_kinds<'a>(
+    parts: impl IntoIterator<Item = &'a serde_json::Map<String, Value>>,
+) -> Option<BTreeSet<String>> {
+    parts
+        .into_iter()
+        .filter_map(declared_kinds)
+        .reduce(|common, kinds| common.intersection(&kinds).cloned().collect())
 }
 
 /// The kinds of value `schema`'s `type` allows, `integer` included where `number` is (an
@@ -1112,6 +1115,21 @@ mod tests {
         assert!(!merge_leaves_no_value(&declared, &target));
         let compatible = json!({ "$ref": "#/$defs/Root", "additionalProperties": { "type": ["string", "array"] } });
         assert!(!merge_leaves_no_value(&compatible, &target));
+    }
+
+    #[test]
+    fn common_kinds_are_those_every_part_allows() {
+        let parts = [
+            json!({ "type": ["number", "string"] }),
+            json!({ "minimum": 1 }),
+            json!({ "type": "integer" }),
+        ];
+        let objects = parts.iter().filter_map(Value::as_object);
+        assert_eq!(common_kinds(objects), Some(["integer".to_string()].into()));
+        let none = [json!({ "type": "string" }), json!({ "type": "object" })];
+        let objects = none.iter().filter_map(Value::as_object);
+        assert_eq!(common_kinds(objects), Some(BTreeSet::new()));
+        assert_eq!(common_kinds([json!({}).as_object().unwrap()]), None);
     }
 
     #[test]

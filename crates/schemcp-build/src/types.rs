@@ -362,19 +362,10 @@ fn generate_copies(
     // pointer.
     // The prediction (mangled names) on another thread; the real conversion here, under the
     // names as they stand, which are final unless a predicted name collides.
-    let (prediction, rendered) = std::thread::scope(|scope| {
-        // typify recurses once per level of nesting, and a spawned thread gets 2 MiB of stack
-        // where the build script's main thread has 8: as much as that, and more to spare.
-        let prediction = std::thread::Builder::new()
-            .stack_size(PREDICTION_STACK)
-            .spawn_scoped(scope, || plan.predict(&mangled_names, &first_fallback))
-            .expect("a thread for the prediction");
-        let rendered = plan.render(&names, &first_fallback, false);
-        let prediction = prediction
-            .join()
-            .unwrap_or_else(|payload| panic::resume_unwind(payload));
-        (prediction, rendered)
-    });
+    let (prediction, rendered) = crate::parallel::both(
+        || plan.predict(&mangled_names, &first_fallback),
+        || plan.render(&names, &first_fallback, false),
+    );
     let mut whole = prediction.ok();
     let mut speculative = Some((names.clone(), rendered));
     let mut probed = false;
@@ -393,18 +384,19 @@ fn generate_copies(
             // Each on its own, the classes saw the definitions they reference as `{}`; typify
             // may still fail to merge them once it reads them. Those that do are distributed
             // first, so that a class referencing one is not blamed for it.
-            let typed: Vec<usize> = (0..classes.len())
+            let mut failing: Vec<usize> = (0..classes.len())
                 .filter(|c| !fallback.contains(c))
+                .filter(|&c| {
+                    let probe =
+                        |plan: &Plan<'_>| plan.probe_with_references(c, &mangled_names, &fallback);
+                    plan.or_distributed(c, probe).is_err()
+                })
                 .collect();
-            for &c in &typed {
-                let _ = plan.or_distributed(c, |plan| {
-                    plan.probe_with_references(c, &mangled_names, &fallback)
-                });
-            }
-            // What still fails is set aside from the definitions up: a class that only fails
-            // for a definition it reaches that fails too waits until that one is `{}`.
-            loop {
-                let failed: Vec<(usize, String)> = typed
+            // Those failing are probed again, now that the others are distributed, and what
+            // still fails is set aside from the definitions up: a class that only fails for a
+            // definition it reaches that fails too waits until that one is `{}`.
+            while !failing.is_empty() {
+                let failed: Vec<(usize, String)> = failing
                     .iter()
                     .filter(|c| !fallback.contains(c))
                     .filter_map(|&c| {
@@ -412,10 +404,7 @@ fn generate_copies(
                         probe.err().map(|message| (c, message))
                     })
                     .collect();
-                if failed.is_empty() {
-                    break;
-                }
-                let failing: BTreeSet<usize> = failed.iter().map(|(c, _)| *c).collect();
+                failing = failed.iter().map(|(c, _)| *c).collect();
                 let reaches_failing = |c: usize| {
                     plan.reached(c)
                         .iter()
@@ -1112,9 +1101,6 @@ fn last_member(pointer: &str) -> String {
         .map_or_else(|| "value".to_string(), |pair| unescape(pair[1]))
 }
 
-/// The stack of the thread that predicts type names (see [`generate`]); reserved, not used.
-const PREDICTION_STACK: usize = 64 << 20;
-
 /// The `properties` of an object schema, or `None` if it is not one (no `properties`, or a
 /// kind other than object).
 fn declared_members(schema: &Value) -> Option<serde_json::Map<String, Value>> {
@@ -1776,10 +1762,10 @@ struct Plan<'a> {
     /// Whether each class's schema rejects every value somewhere ([`says_no_value`]): only
     /// then may typify's type for it hold an enum without variants.
     says_no_value: Vec<bool>,
-    /// Classes converted with every `oneOf` distributed over what stands beside it
-    /// ([`distribute_every_one_of`]), because typify's own merge failed on them. Set while
-    /// probing, read by every conversion after it.
-    distributed: Mutex<BTreeSet<usize>>,
+    /// The schemas of the classes converted with every `oneOf` distributed over what stands
+    /// beside it ([`distribute_every_one_of`]), because typify's own merge failed on them. Set
+    /// while probing, read by every conversion after it.
+    distributed: Mutex<BTreeMap<usize, Value>>,
 }
 
 /// A converted set: the space and each class's type.
@@ -2083,10 +2069,10 @@ impl Plan<'_> {
             .iter()
             .map(|(r, target)| (r.as_str(), self.class_of[*target]))
             .collect();
-        let mut schema = member.schema.clone();
-        if self.distributed().contains(&c) {
-            distribute_every_one_of(&mut schema);
-        }
+        let mut schema = match self.distributed().get(&c) {
+            Some(distributed) => distributed.clone(),
+            None => member.schema.clone(),
+        };
         for_each_ref_mut(&mut schema, member.def_key.is_none(), &mut |reference| {
             if let Some(&target) = targets.get(reference.as_str()) {
                 *reference = format!("#/$defs/{}", names[target]);
@@ -2101,7 +2087,7 @@ impl Plan<'_> {
         schema
     }
 
-    fn distributed(&self) -> MutexGuard<'_, BTreeSet<usize>> {
+    fn distributed(&self) -> MutexGuard<'_, BTreeMap<usize, Value>> {
         unpoisoned(&self.distributed)
     }
 
@@ -2131,14 +2117,6 @@ impl Plan<'_> {
         }
         self.spread_fallback(fallback, names, warnings);
         Ok(())
-    }
-
-    /// Whether distributing its `oneOf`s changes the schema of class `c`.
-    fn distributes(&self, c: usize) -> bool {
-        let schema = &self.converted_member(c).schema;
-        let mut distributed = schema.clone();
-        distribute_every_one_of(&mut distributed);
-        distributed != *schema
     }
 
     /// Class `c` and every class it references, at any depth.
@@ -2196,16 +2174,20 @@ impl Plan<'_> {
         probe: impl Fn(&Self) -> Result<(), String>,
     ) -> Result<(), String> {
         let first = probe(self);
-        if first.is_ok() || !self.distributes(c) || !self.distributed().insert(c) {
-            return first;
-        }
-        if probe(self).is_err() {
-            self.distributed().remove(&c);
+        if first.is_ok() || self.distributed().contains_key(&c) {
             return first;
         }
         let member = self.converted_member(c);
         let mut distributed = member.schema.clone();
         distribute_every_one_of(&mut distributed);
+        if distributed == member.schema {
+            return first;
+        }
+        self.distributed().insert(c, distributed.clone());
+        if probe(self).is_err() {
+            self.distributed().remove(&c);
+            return first;
+        }
         let resolve = |reference: &str| {
             let (_, target) = member.refs.iter().find(|(r, _)| r == reference)?;
             Some(&self.members[*target].schema)
