@@ -883,6 +883,85 @@ pub(crate) fn narrow_listed_members(schema: &mut Value) {
     }
 }
 
+/// Leaves out of an `anyOf` branch, in the schema typify converts, each member it
+/// declares with no value in common with the member the schema around it declares (kinds
+/// that share none, or `false`), where neither requires the member: in that branch the member
+/// can only be absent. Where one of the two may be `null`, typify merged them into a member
+/// without values and left the whole branch out, as if it matched nothing: beside
+/// `{"id": {"type": ["string", "null"]}, "context": {}}`, the branches
+/// `{"properties": {"id": {"type": "integer"}}, "required": ["legacy_id"]}` and
+/// `{"properties": {"context": {"type": "string"}}, "required": ["id"]}` were typed as the
+/// second alone, which refused `{"legacy_id": 7, "context": {}}`. Without its declaration,
+/// the branch reads the member as the schema around it does: the type accepts more, never
+/// less, and validation enforces the rest.
+pub(crate) fn absent_unmeetable_members(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut absent_unmeetable_members);
+    let required_around = required_names(Some(&*schema));
+    let Some(Value::Object(around)) = schema.get("properties") else {
+        return;
+    };
+    let kinds_around: Vec<(String, BTreeSet<String>)> = around
+        .iter()
+        .filter(|(name, _)| !required_around.contains(name))
+        .filter_map(|(name, member)| Some((name.clone(), member_kinds(member.as_object()?)?)))
+        .collect();
+    if kinds_around.is_empty() {
+        return;
+    }
+    let Value::Object(object) = schema else {
+        return;
+    };
+    // Not in a `oneOf`, nor in an `anyOf` beside one: typify joins each branch of a `oneOf`
+    // with the `not` of the others, so a looser branch would make its siblings narrower.
+    if object.contains_key("oneOf") {
+        return;
+    }
+    if let Some(Value::Array(branches)) = object.get_mut("anyOf") {
+        for branch in branches {
+            let required_here = required_names(Some(&*branch));
+            let Some(Value::Object(members)) = branch.get_mut("properties") else {
+                continue;
+            };
+            members.retain(|name, member| {
+                let Some((_, around)) = kinds_around.iter().find(|(n, _)| n == name) else {
+                    return true;
+                };
+                let unmeetable = match member {
+                    Value::Bool(allowed) => !*allowed,
+                    Value::Object(member) => {
+                        member_kinds(member).is_some_and(|kinds| kinds.is_disjoint(around))
+                    }
+                    _ => false,
+                };
+                !unmeetable || required_here.contains(name)
+            });
+        }
+    }
+}
+
+/// The kinds of value `member` allows: its `type`'s ([`declared_kinds`]), or else those of the
+/// values its `enum` lists (a number as `number` and `integer` both, since `1.0` is an
+/// integer); `None` where it says neither.
+fn member_kinds(member: &serde_json::Map<String, Value>) -> Option<BTreeSet<String>> {
+    if let Some(kinds) = declared_kinds(member) {
+        return Some(kinds);
+    }
+    let values = member.get("enum")?.as_array()?;
+    let mut kinds = BTreeSet::new();
+    for value in values {
+        match json_kind(value) {
+            "integer" | "number" => kinds.extend(["integer".into(), "number".into()]),
+            kind => {
+                kinds.insert(kind.to_string());
+            }
+        }
+    }
+    Some(kinds)
+}
+
 /// Whether `branches` are each only a list of values (see [`fold_value_branches`]), and the
 /// `type` they all give (`Some(None)` where none gives one).
 fn value_branches_kind(branches: &[Value]) -> Option<Option<Value>> {
@@ -1897,6 +1976,54 @@ mod tests {
                 ]
             })
         );
+    }
+
+    #[test]
+    fn a_branch_member_the_schema_around_rules_out_is_left_to_the_schema_around() {
+        let branches = json!([
+            {
+                "properties": {
+                    "id": { "type": "integer" },
+                    "kind": { "type": "string" },
+                    "note": false,
+                    "mode": { "type": "integer" },
+                    "must": { "type": "integer" },
+                    "size": { "type": "number" }
+                },
+                "required": ["must"]
+            },
+            { "properties": { "id": { "type": "string" } } }
+        ]);
+        let around = json!({
+            "id": { "type": ["string", "null"] },
+            "kind": { "type": "string" },
+            "note": { "type": "string" },
+            "mode": { "enum": ["fast", "slow"] },
+            "must": { "type": "string" },
+            "size": { "enum": [1.0] }
+        });
+        let mut schema = json!({ "properties": around, "anyOf": branches });
+        absent_unmeetable_members(&mut schema);
+        // `id` and `mode` share no kind with the members around; `note` is `false`; `must` is
+        // required, so the branch holds no value and stays so; `1.0` is an integer too.
+        assert_eq!(
+            schema["anyOf"][0]["properties"],
+            json!({
+                "kind": { "type": "string" },
+                "must": { "type": "integer" },
+                "size": { "type": "number" }
+            })
+        );
+        assert_eq!(schema["anyOf"][1], branches[1]);
+        // Beside a `oneOf`, or in one, nothing changes.
+        for mut schema in [
+            json!({ "properties": around, "anyOf": branches, "oneOf": [{}] }),
+            json!({ "properties": around, "oneOf": branches }),
+        ] {
+            let before = schema.clone();
+            absent_unmeetable_members(&mut schema);
+            assert_eq!(schema, before);
+        }
     }
 
     #[test]

@@ -29,14 +29,15 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::names::pascal;
 use crate::normalize::{
-    closed_tuples, const_as_enum, declare_required_members, distribute_every_one_of,
-    drop_array_narrowing_beside_prefix, drop_narrower_readings, drop_narrowing, drop_opaque_nots,
-    drop_vacuous_ref_siblings, finish_tuples, fold_value_branches, integral_counts,
-    name_after_parent, name_nullable_root, narrow_listed_members, only_narrows_arrays,
-    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
-    separate_any_of_from_one_of, settle_boolean_branches, settle_object_unions, settle_unevaluated,
-    split_mixed_enums, split_nullable_definition, split_ref_siblings, supersets_first,
-    true_as_empty, type_property_names, untag_open_lone_members,
+    absent_unmeetable_members, closed_tuples, const_as_enum, declare_required_members,
+    distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
+    drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings, finish_tuples,
+    fold_value_branches, integral_counts, name_after_parent, name_nullable_root,
+    narrow_listed_members, only_narrows_arrays, open_pattern_properties, open_tuples,
+    prefix_items_refusal, runtime_type, separate_any_of_from_one_of, settle_boolean_branches,
+    settle_object_unions, settle_unevaluated, split_mixed_enums, split_nullable_definition,
+    split_ref_siblings, supersets_first, true_as_empty, type_property_names,
+    untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::order::DeclaredOrders;
@@ -849,6 +850,7 @@ fn collect_schema(
         const_as_enum(&mut member.schema);
         fold_value_branches(&mut member.schema);
         narrow_listed_members(&mut member.schema);
+        absent_unmeetable_members(&mut member.schema);
         type_property_names(&mut member.schema);
         split_mixed_enums(&mut member.schema);
         placeholders |= crate::variants::name_variants(&mut member.schema);

@@ -18,11 +18,12 @@ use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::fields::{derive_paths, json_name, serde_flag};
 
-/// Gives every untagged enum of `file` that holds a struct a `Deserialize` by best fit in
-/// place of the derived one, placed right after the enum. Works on typify's output before its paths are pointed at
-/// the runtime's re-exports.
+/// Gives every untagged enum of `file` that holds a struct, or another such enum, a
+/// `Deserialize` by best fit in place of the derived one, placed right after the enum. Works
+/// on typify's output before its paths are pointed at the runtime's re-exports.
 pub(crate) fn best_fit_unions(file: &mut syn::File) {
-    let structs = struct_members(file);
+    let mut structs = struct_members(file);
+    add_unions_of_structs(file, &mut structs);
     let items = std::mem::take(&mut file.items);
     for mut item in items {
         let by_fit = match &mut item {
@@ -44,18 +45,7 @@ type Declared = BTreeSet<String>;
 /// member read `{"v": [1]}` meant for a sibling whose `v` is an array as `{"v": {"x": 1}}`.
 /// Unions of scalars, arrays of scalars and the like keep serde's derive.
 fn best_fit(union: &mut syn::ItemEnum, structs: &BTreeMap<String, Declared>) -> Option<Item> {
-    if !union.generics.params.is_empty() || !serde_flag(&union.attrs, "untagged") {
-        return None;
-    }
-    // A variant with serde options of its own reads differently from its shadow.
-    if union.variants.iter().any(|v| has_serde(&v.attrs)) {
-        return None;
-    }
-    let holds_a_struct = union
-        .variants
-        .iter()
-        .any(|v| matches!(v.fields, Fields::Named(_)) || mentions_struct(&v.fields, structs));
-    if !holds_a_struct {
+    if !read_by_fit(union, structs) {
         return None;
     }
     let deny_unknown = serde_flag(&union.attrs, "deny_unknown_fields");
@@ -68,6 +58,55 @@ fn best_fit(union: &mut syn::ItemEnum, structs: &BTreeMap<String, Declared>) -> 
         return None;
     }
     Some(deserialize_by_fit(union, deny_unknown, &declared))
+}
+
+/// Whether `union` is one that [`best_fit`] reads: untagged, without serde options on its
+/// variants, and with a variant that holds a struct (or a union that does).
+fn read_by_fit(union: &syn::ItemEnum, structs: &BTreeMap<String, Declared>) -> bool {
+    union.generics.params.is_empty()
+        && serde_flag(&union.attrs, "untagged")
+        // A variant with serde options of its own reads differently from its shadow.
+        && !union.variants.iter().any(|v| has_serde(&v.attrs))
+        && union
+            .variants
+            .iter()
+            .any(|v| matches!(v.fields, Fields::Named(_)) || mentions_struct(&v.fields, structs))
+}
+
+/// Adds to `structs` every union [`best_fit`] reads, as declaring what any of its variants
+/// declares. A union of such unions (typify's `anyOf` beside a `oneOf`, one enum per
+/// branch) is then read by best fit too: with serde's derive, its first variant took a
+/// value its own best fit could only read by changing it (an explicit `null` read as an
+/// absent member), though a later variant kept it.
+fn add_unions_of_structs(file: &syn::File, structs: &mut BTreeMap<String, Declared>) {
+    let unions: Vec<&syn::ItemEnum> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Enum(union) => Some(union),
+            _ => None,
+        })
+        .collect();
+    // Until nothing is added: a union may hold one declared after it.
+    loop {
+        let mut added = false;
+        for union in &unions {
+            let name = union.ident.to_string();
+            if structs.contains_key(&name) || !read_by_fit(union, structs) {
+                continue;
+            }
+            let declared = union
+                .variants
+                .iter()
+                .flat_map(|variant| variant_members(&variant.fields, structs))
+                .collect();
+            structs.insert(name, declared);
+            added = true;
+        }
+        if !added {
+            return;
+        }
+    }
 }
 
 /// What each named struct of `file` declares, the members of structs it flattens included
@@ -340,6 +379,31 @@ mod tests {
         assert!(has("|__Variant3| Self::Nothing"), "{out}");
         assert!(has("unions::best_fit::<Self, D::Error"), "{out}");
         assert!(has(r#"(&value, "Pet","#), "{out}");
+    }
+
+    #[test]
+    fn unions_of_unions_of_objects_are_read_by_best_fit_too() {
+        // Declared before the unions it holds, as typify may order them.
+        let out = run(quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Outer { Variant0(Left), Variant1(Right) }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Left { A { a: i64, b: Option<i64> } }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Right { A { a: i64, c: ::serde_json::Value }, B(Wrapped) }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            pub struct Wrapped { pub d: String }
+        });
+        let flat: String = out.split_whitespace().collect();
+        assert!(flat.contains(r#"(&value,"Outer",&[(&["a","b"],"#), "{out}");
+        assert!(flat.contains(r#"(&["a","c","d"],"#), "{out}");
+        assert!(
+            flat.contains("<Leftas::serde::Deserialize>::deserialize(value).map(Self::Variant0)"),
+            "{out}"
+        );
     }
 
     #[test]

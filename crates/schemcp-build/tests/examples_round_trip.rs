@@ -151,3 +151,20 @@ fn each_runner_of_a_pipeline_holds_the_shared_members() {
         assert!(serde_json::from_value::<tools::DefinesResourceInput>(value).is_err());
     }
 }
+
+/// The legacy lookup's branch declares `id` an integer, beside a string or `null` `id`: in
+/// that branch `id` is absent. typify merged the two into a member without values and left the
+/// branch out, so the type was the other branch's, whose `context` is a string, and a legacy
+/// lookup with an object `context` was refused.
+#[test]
+fn a_branch_whose_member_the_schema_around_rules_out_still_holds_values() {
+    for value in [
+        serde_json::json!({ "legacy_id": 7 }),
+        serde_json::json!({ "legacy_id": 7, "context": { "source": "crm" } }),
+        serde_json::json!({ "id": "r-1", "context": "audit" }),
+        serde_json::json!({ "id": null, "legacy_id": 7 }),
+    ] {
+        let input: tools::FindsRecordInput = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&input).unwrap(), value);
+    }
+}

@@ -1299,6 +1299,123 @@ impl ::std::default::Default for FillsDefaultsInputOptionsPagesItem {
         }
     }
 }
+///`FindsRecordInput`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged, deny_unknown_fields)]
+#[allow(dead_code, clippy::all)]
+pub enum FindsRecordInput {
+    Variant0 {
+        #[serde(
+            default,
+            deserialize_with = "::schemcp_runtime::__private::present",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        id: ::std::option::Option<::std::option::Option<::std::string::String>>,
+        legacy_id: i64,
+        #[serde(
+            default,
+            deserialize_with = "::schemcp_runtime::__private::present",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        context: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,
+    },
+    Variant1 {
+        #[serde(
+            default,
+            deserialize_with = "::schemcp_runtime::__private::present",
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        id: ::std::option::Option<::std::option::Option<::std::string::String>>,
+        ///Its id in the system it came from.
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        legacy_id: ::std::option::Option<i64>,
+        #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+        context: ::std::option::Option<::std::string::String>,
+    },
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for FindsRecordInput {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant0 {
+            #[serde(
+                default,
+                deserialize_with = "::schemcp_runtime::__private::present",
+                skip_serializing_if = "::std::option::Option::is_none"
+            )]
+            id: ::std::option::Option<::std::option::Option<::std::string::String>>,
+            legacy_id: i64,
+            #[serde(
+                default,
+                deserialize_with = "::schemcp_runtime::__private::present",
+                skip_serializing_if = "::std::option::Option::is_none"
+            )]
+            context: ::std::option::Option<
+                ::schemcp_runtime::__private::serde_json::Value,
+            >,
+        }
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        #[serde(deny_unknown_fields)]
+        struct __Variant1 {
+            #[serde(
+                default,
+                deserialize_with = "::schemcp_runtime::__private::present",
+                skip_serializing_if = "::std::option::Option::is_none"
+            )]
+            id: ::std::option::Option<::std::option::Option<::std::string::String>>,
+            ///Its id in the system it came from.
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            legacy_id: ::std::option::Option<i64>,
+            #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+            context: ::std::option::Option<::std::string::String>,
+        }
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "FindsRecordInput",
+            &[
+                (
+                    &["context", "id", "legacy_id"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant0 { id, legacy_id, context }| Self::Variant0 {
+                                id,
+                                legacy_id,
+                                context,
+                            })
+                    },
+                ),
+                (
+                    &["context", "id", "legacy_id"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant1 { id, legacy_id, context }| Self::Variant1 {
+                                id,
+                                legacy_id,
+                                context,
+                            })
+                    },
+                ),
+            ],
+        )
+    }
+}
 ///`Forecast`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -1815,18 +1932,52 @@ for KeepsAnyOfMembersInputZipZip {
     }
 }
 ///`KeepsAnyOfMembersOutput`
-#[derive(
-    ::schemcp_runtime::__private::serde::Deserialize,
-    ::schemcp_runtime::__private::serde::Serialize,
-    Clone,
-    Debug
-)]
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
 pub enum KeepsAnyOfMembersOutput {
     Object(KeepsAnyOfMembersOutputObject),
     NotObject(::schemcp_runtime::other_kinds::NotObject),
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsAnyOfMembersOutput {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsAnyOfMembersOutput",
+            &[
+                (
+                    &["city", "region", "zip"],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <KeepsAnyOfMembersOutputObject as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::Object)
+                    },
+                ),
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <::schemcp_runtime::other_kinds::NotObject as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::NotObject)
+                    },
+                ),
+            ],
+        )
+    }
 }
 #[allow(dead_code, clippy::all)]
 impl ::std::convert::From<KeepsAnyOfMembersOutputObject> for KeepsAnyOfMembersOutput {
@@ -4060,7 +4211,7 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Resource {
             "Resource",
             &[
                 (
-                    &[],
+                    &["image", "kind", "name", "shell", "type"],
                     |value: ::schemcp_runtime::unions::Strict<'_>| {
                         <ResourceVariant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
@@ -5115,6 +5266,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// Finds a record by its id, or by its integer id in the system it came from. The legacy lookup's branch declares `id` an integer, which the string or `null` `id` around it rules out: in that branch `id` can only be absent. typify merged the two into a member without values and left the whole branch out, so the type was the other branch's alone, whose `context` is a string: a legacy lookup with an object `context` was refused.
+    fn finds_record(
+        &self,
+        input: FindsRecordInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// Forecast for a city.
     fn forecast(
         &self,
@@ -5379,41 +5541,48 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 10 => {
+                    let input: FindsRecordInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::finds_record(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                11 => {
                     let input: ForecastInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::forecast(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                11 => {
+                12 => {
                     let input: JoinsModelsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::joins_models(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                12 => {
+                13 => {
                     let input: KeepsAllowedMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_allowed_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                13 => {
+                14 => {
                     let input: KeepsAnyOfMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_any_of_members(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                14 => {
+                15 => {
                     let input: KeepsBranchMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_branch_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                15 => {
+                16 => {
                     let input: KeepsConditionalMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -5421,28 +5590,28 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                16 => {
+                17 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                17 => {
+                18 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                18 => {
+                19 => {
                     let input: KeepsNullMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_null_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                19 => {
+                20 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -5450,14 +5619,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                20 => {
+                21 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                21 => {
+                22 => {
                     let input: KeepsRequiredMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -5465,28 +5634,28 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                22 => {
+                23 => {
                     let input: KeepsTimesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_times(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                23 => {
+                24 => {
                     let input: KeepsUnionShapesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_union_shapes(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                24 => {
+                25 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                25 => {
+                26 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
