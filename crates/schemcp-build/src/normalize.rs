@@ -714,6 +714,36 @@ pub(crate) fn integral_counts(schema: &mut Value) {
     }
 }
 
+/// Writes an `anyOf` or `oneOf` of one branch as the `allOf` branch it amounts to (a value
+/// matches one of one branch, or exactly one, when it matches that branch), in the copy of a
+/// schema the generator converts. typify merges a `oneOf` with what stands beside it by
+/// joining it with the `not` of its siblings, branch by branch, and it lost members that way:
+/// beside an `anyOf`, `"oneOf": [{"properties": {"a": ..}, "additionalProperties": false}]`
+/// left every variant without `a`, and `{"a": "x"}` was refused. As an `allOf` branch it is
+/// merged as one.
+pub(crate) fn single_branches_as_all_of(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut single_branches_as_all_of);
+    for keyword in ["anyOf", "oneOf"] {
+        if !matches!(object.get(keyword), Some(Value::Array(branches)) if branches.len() == 1) {
+            continue;
+        }
+        let Some(Value::Array(mut branches)) = object.shift_remove(keyword) else {
+            continue;
+        };
+        let branch = branches.remove(0);
+        match object.entry("allOf").or_insert_with(|| json!([])) {
+            Value::Array(all_of) => all_of.push(branch),
+            // Not a schema typify reads anyway; validation reports it.
+            _ => {
+                object.insert(keyword.to_string(), json!([branch]));
+            }
+        }
+    }
+}
+
 /// Settles `allOf`, `anyOf` and `oneOf` whose branches are all boolean schemas (or `{}`, which
 /// is `true`), in the copy of a schema the generator converts (typify panics on them): `true`
 /// matches every value and `false` none, so each says "every value" (the keyword is dropped)
@@ -1974,6 +2004,32 @@ mod tests {
                     { "type": "string", "enum": ["2.1"] },
                     { "type": "number", "enum": [2.1] }
                 ]
+            })
+        );
+    }
+
+    #[test]
+    fn a_union_of_one_branch_is_that_branch_in_an_all_of() {
+        let mut schema = json!({
+            "properties": { "a": { "enum": ["x"] } },
+            "allOf": [{ "required": ["a"] }],
+            "oneOf": [{ "properties": { "a": { "type": "string" } }, "additionalProperties": false }],
+            "anyOf": [{ "type": "object" }],
+            "items": { "oneOf": [{ "type": "integer" }, { "type": "string" }] },
+            "$defs": { "n": { "anyOf": [{ "type": "number" }] } }
+        });
+        single_branches_as_all_of(&mut schema);
+        assert_eq!(
+            schema,
+            json!({
+                "properties": { "a": { "enum": ["x"] } },
+                "allOf": [
+                    { "required": ["a"] },
+                    { "type": "object" },
+                    { "properties": { "a": { "type": "string" } }, "additionalProperties": false }
+                ],
+                "items": { "oneOf": [{ "type": "integer" }, { "type": "string" }] },
+                "$defs": { "n": { "allOf": [{ "type": "number" }] } }
             })
         );
     }

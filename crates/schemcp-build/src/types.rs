@@ -35,9 +35,9 @@ use crate::normalize::{
     fold_value_branches, integral_counts, name_after_parent, name_nullable_root,
     narrow_listed_members, only_narrows_arrays, open_pattern_properties, open_tuples,
     prefix_items_refusal, runtime_type, separate_any_of_from_one_of, settle_boolean_branches,
-    settle_object_unions, settle_unevaluated, split_mixed_enums, split_nullable_definition,
-    split_ref_siblings, supersets_first, true_as_empty, type_property_names,
-    untag_open_lone_members,
+    settle_object_unions, settle_unevaluated, single_branches_as_all_of, split_mixed_enums,
+    split_nullable_definition, split_ref_siblings, supersets_first, true_as_empty,
+    type_property_names, untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::order::DeclaredOrders;
@@ -846,6 +846,7 @@ fn collect_schema(
         drop_vacuous_ref_siblings(&mut member.schema, &kinds_of);
         integral_counts(&mut member.schema);
         settle_boolean_branches(&mut member.schema);
+        single_branches_as_all_of(&mut member.schema);
         drop_opaque_nots(&mut member.schema);
         const_as_enum(&mut member.schema);
         fold_value_branches(&mut member.schema);

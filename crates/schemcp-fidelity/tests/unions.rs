@@ -9,8 +9,8 @@
 //!   (documented);
 //! - where typify merges a mixed union into a type without values (`enum T {}`), the schema
 //!   becomes `serde_json::Value` (with the opt-in the harness uses; refused without it);
-//! - 1 valid instance of a deeply mixed union is still refused by the type (an error result):
-//!   typify gives every variant a closed struct without a member it has.
+//! - where typify's merge still goes wrong in a way the generator does not see, a type could
+//!   refuse a valid instance: none does on this corpus now, and the floor below holds that.
 //!
 //! A lower count is a regression; a higher one should raise the floor.
 
@@ -19,8 +19,8 @@ use std::path::PathBuf;
 use schemcp_fidelity::{Generation, Side, exceptions, rows};
 
 /// Measured on this corpus (input and output alike).
-const ACCEPTED: usize = 2200;
-const FAITHFUL: usize = 1690;
+const ACCEPTED: usize = 2201;
+const FAITHFUL: usize = 1693;
 
 #[test]
 fn generator_fidelity_on_unions_of_objects() {
