@@ -3,7 +3,7 @@
 //! rejects values is left to validation; what it would misread is written the way it means.
 //! None of them makes a type reject a value the schema accepts.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
@@ -913,22 +913,50 @@ pub(crate) fn narrow_listed_members(schema: &mut Value) {
     }
 }
 
-/// Leaves out of an `anyOf` branch, in the schema typify converts, each member it
-/// declares with no value in common with the member the schema around it declares (kinds
-/// that share none, or `false`), where neither requires the member: in that branch the member
-/// can only be absent. Where one of the two may be `null`, typify merged them into a member
-/// without values and left the whole branch out, as if it matched nothing: beside
-/// `{"id": {"type": ["string", "null"]}, "context": {}}`, the branches
+/// Leaves out of `allOf` and `anyOf` branches, in the schema typify converts, each member
+/// declaration that can only mean "absent": one with no value in common (kinds that share
+/// none, or `false`) with the member the schema around it declares (for an `anyOf` branch), or
+/// with what the schema around and the other `allOf` branches declare of it (for an `allOf`
+/// branch), where nothing there requires the member. Where one of those may be `null`, typify
+/// merged them into a member without values and left the whole branch out, as if it matched
+/// nothing: beside `{"id": {"type": ["string", "null"]}, "context": {}}`, the `anyOf` branches
 /// `{"properties": {"id": {"type": "integer"}}, "required": ["legacy_id"]}` and
 /// `{"properties": {"context": {"type": "string"}}, "required": ["id"]}` were typed as the
 /// second alone, which refused `{"legacy_id": 7, "context": {}}`. Without its declaration,
 /// the branch reads the member as the schema around it does: the type accepts more, never
-/// less, and validation enforces the rest.
+/// less (no valid value has the member), and validation enforces the rest. A member that
+/// `allOf` makes absent from every value is left out of the schema around and its `anyOf`
+/// branches too: declared there, it was still read for its `null` (see
+/// `schema::mark_nullable_optionals`), which made it required where typify merges, though no
+/// value has it.
+///
+/// Branches of a `oneOf` keep theirs, and so do those of an `anyOf` beside one: typify joins each branch of a `oneOf` with
+/// the `not` of the others, so a looser branch would make its siblings narrower.
 pub(crate) fn absent_unmeetable_members(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
     for_each_child_mut(object, &mut absent_unmeetable_members);
+    let absent = absent_through_all_of(object);
+    if !absent.is_empty() {
+        let mut drop_absent = |schema: &mut Value| {
+            if let Some(Value::Object(members)) = schema.get_mut("properties") {
+                members.retain(|name, _| !absent.contains(name));
+            }
+        };
+        drop_absent(schema);
+        for keyword in ["allOf", "anyOf"] {
+            if let Some(Value::Array(branches)) = schema.get_mut(keyword) {
+                branches.iter_mut().for_each(&mut drop_absent);
+            }
+        }
+    }
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if object.contains_key("oneOf") {
+        return;
+    }
     let required_around = required_names(Some(&*schema));
     let Some(Value::Object(around)) = schema.get("properties") else {
         return;
@@ -936,39 +964,70 @@ pub(crate) fn absent_unmeetable_members(schema: &mut Value) {
     let kinds_around: Vec<(String, BTreeSet<String>)> = around
         .iter()
         .filter(|(name, _)| !required_around.contains(name))
-        .filter_map(|(name, member)| Some((name.clone(), member_kinds(member.as_object()?)?)))
+        .filter_map(|(name, member)| Some((name.clone(), allowed_kinds(member)?)))
         .collect();
-    if kinds_around.is_empty() {
-        return;
-    }
-    let Value::Object(object) = schema else {
+    let Some(Value::Array(branches)) = schema.get_mut("anyOf") else {
         return;
     };
-    // Not in a `oneOf`, nor in an `anyOf` beside one: typify joins each branch of a `oneOf`
-    // with the `not` of the others, so a looser branch would make its siblings narrower.
-    if object.contains_key("oneOf") {
-        return;
-    }
-    if let Some(Value::Array(branches)) = object.get_mut("anyOf") {
-        for branch in branches {
-            let required_here = required_names(Some(&*branch));
-            let Some(Value::Object(members)) = branch.get_mut("properties") else {
-                continue;
+    for branch in branches {
+        let required_here = required_names(Some(&*branch));
+        let Some(Value::Object(members)) = branch.get_mut("properties") else {
+            continue;
+        };
+        members.retain(|name, member| {
+            let Some((_, around)) = kinds_around.iter().find(|(n, _)| n == name) else {
+                return true;
             };
-            members.retain(|name, member| {
-                let Some((_, around)) = kinds_around.iter().find(|(n, _)| n == name) else {
-                    return true;
-                };
-                let unmeetable = match member {
-                    Value::Bool(allowed) => !*allowed,
-                    Value::Object(member) => {
-                        member_kinds(member).is_some_and(|kinds| kinds.is_disjoint(around))
-                    }
-                    _ => false,
-                };
-                !unmeetable || required_here.contains(name)
-            });
+            let unmeetable = allowed_kinds(member).is_some_and(|kinds| kinds.is_disjoint(around));
+            !unmeetable || required_here.contains(name)
+        });
+    }
+}
+
+/// The members that `allOf` branches of `object` declare and that no value can have: what
+/// `object` and its branches declare of each shares no kind, and none of them requires it.
+fn absent_through_all_of(object: &serde_json::Map<String, Value>) -> BTreeSet<String> {
+    let Some(Value::Array(all_of)) = object.get("allOf") else {
+        return BTreeSet::new();
+    };
+    let mut required = BTreeSet::new();
+    let mut in_branches = BTreeSet::new();
+    let mut kinds: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let parts = std::iter::once(object).chain(all_of.iter().filter_map(Value::as_object));
+    for (i, part) in parts.enumerate() {
+        if let Some(Value::Array(names)) = part.get("required") {
+            required.extend(names.iter().filter_map(Value::as_str));
         }
+        let Some(Value::Object(members)) = part.get("properties") else {
+            continue;
+        };
+        for (name, member) in members {
+            if i > 0 {
+                in_branches.insert(name.as_str());
+            }
+            if let Some(allowed) = allowed_kinds(member) {
+                kinds
+                    .entry(name)
+                    .and_modify(|common| common.retain(|k| allowed.contains(k)))
+                    .or_insert(allowed);
+            }
+        }
+    }
+    kinds
+        .into_iter()
+        .filter(|(name, common)| {
+            common.is_empty() && in_branches.contains(name) && !required.contains(name)
+        })
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// What [`member_kinds`] gives for a member schema, and no kind for `false`.
+fn allowed_kinds(member: &Value) -> Option<BTreeSet<String>> {
+    match member {
+        Value::Bool(false) => Some(BTreeSet::new()),
+        Value::Object(member) => member_kinds(member),
+        _ => None,
     }
 }
 
@@ -2071,6 +2130,29 @@ mod tests {
             })
         );
         assert_eq!(schema["anyOf"][1], branches[1]);
+        // In an `allOf`, what the schema around and every branch declare of a member counts,
+        // and a member no value can have is left out of the schema around too.
+        let mut schema = json!({
+            "properties": { "b": { "type": ["string", "null"] }, "c": {}, "d": {} },
+            "allOf": [
+                { "properties": { "b": { "type": "string" }, "c": { "type": "integer" }, "d": false } },
+                { "properties": { "c": { "type": ["string", "null"] }, "d": {} }, "required": ["d"] }
+            ],
+            "anyOf": [{ "properties": { "b": { "type": "string" }, "c": { "type": "string" } } }]
+        });
+        absent_unmeetable_members(&mut schema);
+        assert_eq!(
+            schema,
+            json!({
+                "properties": { "b": { "type": ["string", "null"] }, "d": {} },
+                "allOf": [
+                    { "properties": { "b": { "type": "string" }, "d": false } },
+                    { "properties": { "d": {} }, "required": ["d"] }
+                ],
+                "anyOf": [{ "properties": { "b": { "type": "string" } } }]
+            })
+        );
+        // Beside a `oneOf`, or in one, nothing changes.        assert_eq!(schema["anyOf"][1], branches[1]);
         // Beside a `oneOf`, or in one, nothing changes.
         for mut schema in [
             json!({ "properties": around, "anyOf": branches, "oneOf": [{}] }),

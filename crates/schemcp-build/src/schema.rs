@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use schemcp_contract::json::push_token;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// How a keyword holds subschemas.
 pub(crate) enum Children {
@@ -500,18 +500,24 @@ fn mark_nullable_optionals_in(
     });
 }
 
+/// Whether `schema` itself allows no member it does not declare (`additionalProperties:
+/// false`, or `unevaluatedProperties: false` where no in-place applicator here evaluates
+/// others), with no `patternProperties` beside.
+fn closed_here(schema: &serde_json::Map<String, Value>) -> bool {
+    // `unevaluatedProperties` also sees what in-place applicators here evaluate.
+    let applies_in_place = schema.keys().any(|k| crate::normalize::in_place(k));
+    !schema.contains_key("patternProperties")
+        && (schema.get("additionalProperties") == Some(&Value::Bool(false))
+            || !applies_in_place
+                && schema.get("unevaluatedProperties") == Some(&Value::Bool(false)))
+}
+
 /// Whether no value of `schema` has the member `name`: `schema` is closed without declaring
 /// it, or its branches leave it out (an `allOf` branch, or every branch of an `anyOf` or
 /// `oneOf`), at any depth.
 fn leaves_out(schema: &serde_json::Map<String, Value>, name: &str) -> bool {
     let leave_out = |branch: &Value| branch.as_object().is_some_and(|b| leaves_out(b, name));
-    // `unevaluatedProperties` also sees what in-place applicators here evaluate.
-    let applies_in_place = schema.keys().any(|k| crate::normalize::in_place(k));
-    let closed = !schema.contains_key("patternProperties")
-        && (schema.get("additionalProperties") == Some(&Value::Bool(false))
-            || !applies_in_place
-                && schema.get("unevaluatedProperties") == Some(&Value::Bool(false)));
-    closed && !declared_names(schema).any(|declared| declared == name)
+    closed_here(schema) && !declared_names(schema).any(|declared| declared == name)
         || branches(schema, "allOf").iter().any(leave_out)
         || ["anyOf", "oneOf"].iter().any(|keyword| {
             let branches = branches(schema, keyword);
@@ -601,6 +607,28 @@ fn mark_in_branches(schema: &mut Value, marked: &[String]) {
             .into_iter()
             .map(|(name, schema)| (mark(&name).unwrap_or(name), schema))
             .collect();
+    }
+    // A closed branch that does not declare a marked member: the member is not left out by
+    // every branch (it would not be marked), so this is one `anyOf`/`oneOf` branch of several,
+    // or inside one. Marked, the member is required where typify merges, and the branch had no
+    // values: typify left it out, and values that match it were refused. Declared as any
+    // value, the branch reads the member as the schema around it does; its type accepts more,
+    // never less, and validation enforces the rest.
+    if closed_here(object) {
+        let declared: BTreeSet<String> = declared_names(object).collect();
+        let missing: Vec<String> = marked
+            .iter()
+            .map(|name| format!("{name}{NULLABLE_OPTIONAL}"))
+            .filter(|name| !declared.contains(name))
+            .collect();
+        if !missing.is_empty()
+            && let Value::Object(properties) =
+                object.entry("properties").or_insert_with(|| json!({}))
+        {
+            for name in missing {
+                properties.insert(name, json!({}));
+            }
+        }
     }
     if let Some(Value::Array(required)) = object.get_mut("required") {
         for name in required.iter_mut() {
@@ -1091,6 +1119,39 @@ mod tests {
         assert_eq!(
             schema["properties"]["inner"]["required"],
             json!([marked("n")])
+        );
+    }
+
+    #[test]
+    fn a_closed_branch_declares_a_member_its_siblings_leave_to_be_marked() {
+        let mut schema = json!({
+            "type": "object",
+            "properties": { "note": { "type": ["string", "null"] }, "c": {} },
+            "oneOf": [
+                { "properties": { "c": {} }, "additionalProperties": false },
+                { "properties": { "b": {} }, "required": ["b"] }
+            ]
+        });
+        mark_nullable_optionals(&mut schema, &|_| false);
+        let marked = format!("note{NULLABLE_OPTIONAL}");
+        assert_eq!(schema["required"], json!([marked]));
+        // Marked, `note` is required: the closed branch, which does not declare it, would
+        // have no values in typify's merge.
+        assert_eq!(
+            schema["oneOf"][0]["properties"],
+            json!({ "c": {}, marked.clone(): {} })
+        );
+        assert_eq!(schema["oneOf"][1]["properties"], json!({ "b": {} }));
+        // Where every branch leaves it out, it is never there and not marked.
+        let mut never = json!({
+            "type": "object",
+            "properties": { "note": { "type": ["string", "null"] } },
+            "anyOf": [{ "additionalProperties": false }, { "properties": {}, "additionalProperties": false }]
+        });
+        mark_nullable_optionals(&mut never, &|_| false);
+        assert_eq!(
+            never["properties"],
+            json!({ "note": { "type": ["string", "null"] } })
         );
     }
 
