@@ -930,8 +930,9 @@ pub(crate) fn narrow_listed_members(schema: &mut Value) {
 /// `schema::mark_nullable_optionals`), which made it required where typify merges, though no
 /// value has it.
 ///
-/// Branches of a `oneOf` keep theirs, and so do those of an `anyOf` beside one: typify joins each branch of a `oneOf` with
-/// the `not` of the others, so a looser branch would make its siblings narrower.
+/// Branches of a `oneOf` keep theirs, and so do those of an `anyOf` beside one: typify joins
+/// each branch of a `oneOf` with the `not` of the others, so a looser branch would make its
+/// siblings narrower.
 pub(crate) fn absent_unmeetable_members(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
