@@ -1033,23 +1033,13 @@ fn allowed_kinds(member: &Value) -> Option<BTreeSet<String>> {
 }
 
 /// The kinds of value `member` allows: its `type`'s ([`declared_kinds`]), or else those of the
-/// values its `enum` lists (a number as `number` and `integer` both, since `1.0` is an
-/// integer); `None` where it says neither.
+/// values its `enum` lists ([`kinds_of`], a float also counting as an integer, since `1.0` is
+/// one); `None` where it says neither.
 fn member_kinds(member: &serde_json::Map<String, Value>) -> Option<BTreeSet<String>> {
-    if let Some(kinds) = declared_kinds(member) {
-        return Some(kinds);
-    }
-    let values = member.get("enum")?.as_array()?;
-    let mut kinds = BTreeSet::new();
-    for value in values {
-        match json_kind(value) {
-            "integer" | "number" => kinds.extend(["integer".into(), "number".into()]),
-            kind => {
-                kinds.insert(kind.to_string());
-            }
-        }
-    }
-    Some(kinds)
+    declared_kinds(member).or_else(|| {
+        let values = member.get("enum")?.as_array()?;
+        type_kinds(&Value::Array(kinds_of(values)))
+    })
 }
 
 /// Whether `branches` are each only a list of values (see [`fold_value_branches`]), and the
