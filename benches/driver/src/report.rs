@@ -343,7 +343,11 @@ fn targets(w: &mut String, r: &Results) -> Result<()> {
         },
         {
             let cpu = stdio("schemcp", |x| x.server_cpu_us_per_call) * 1_000.0;
-            let v = crit("hot_path/validate_arguments") + crit("hot_path/shape_modern");
+            // What a call costs beyond writing its structured result: the arguments
+            // validated, and the stdio answer line (result validated, text blocks, wrapping)
+            // less the bare line a server writing only `structuredContent` would send.
+            let v = crit("hot_path/validate_arguments") + crit("hot_path/answer_line_stdio")
+                - crit("hot_path/answer_line_bare");
             let x = v / cpu * 100.0;
             (
                 format!(
@@ -735,6 +739,18 @@ fn criterion_sections(w: &mut String, r: &Results) -> Result<()> {
                 "output validation + shaping + `{\"result\"}` wrapping, legacy client (`get_temperature`)",
             ),
             ("whole_call", "all of the above for one call"),
+            (
+                "answer_line_stdio",
+                "the stdio answer line: output validation, shaping, the text block written from the printed `structuredContent`",
+            ),
+            (
+                "answer_line_http",
+                "the same answer as rmcp writes it (over HTTP): the shaped result, text block included, serialized",
+            ),
+            (
+                "answer_line_bare",
+                "the bare answer line: `structuredContent` only, nothing validated, no text block",
+            ),
         ] {
             let ns = r.criterion_ns(&format!("hot_path/{stage}"));
             writeln!(w, "| {label} | {} |", fmt(ns, 0))?;

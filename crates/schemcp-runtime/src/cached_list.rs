@@ -2,12 +2,14 @@
 //!
 //! rmcp's transport serializes every message it sends, so each `tools/list` answer re-encodes
 //! the whole catalog: about a millisecond per 600 KiB, most of a large catalog's latency. The
-//! catalog never changes while a server runs, so [`CachedList`] serializes each generation's
+//! catalog never changes while a server runs, so [`OwnAnswers`] serializes each generation's
 //! tool array once and, when an answer carries exactly that catalog, writes the envelope rmcp
-//! would have written around those bytes. Any other message goes through rmcp unchanged.
+//! would have written around those bytes.
 //!
-//! Both paths queue whole messages on one [`Outbox`], so two messages never interleave on the
-//! wire.
+//! The same wrapper, [`OwnAnswers`], writes the `tools/call` answers whose text blocks are
+//! left to the transport ([`call_answer`](crate::call_answer)). Any other message goes
+//! through rmcp unchanged. Both paths queue whole messages on one [`Outbox`], so two messages
+//! never interleave on the wire.
 
 use std::future::Future;
 use std::io;
@@ -36,19 +38,19 @@ impl Serialized {
     }
 }
 
-/// Wraps rmcp's byte-stream transport; answers carrying one of `lists` are written from the
-/// cached bytes.
-pub(crate) struct CachedList<T> {
+/// Wraps rmcp's byte-stream transport: answers carrying one of `lists` are written from the
+/// cached bytes, `tools/call` answers with a text placeholder by `call_answer`.
+pub(crate) struct OwnAnswers<T> {
     inner: T,
     outbox: Outbox,
     lists: Arc<[Serialized]>,
 }
 
-impl<T> CachedList<T> {
+impl<T> OwnAnswers<T> {
     /// `outbox` is the queue `inner` writes to; `lists` the catalogs to cache.
     pub(crate) fn new(inner: T, outbox: Outbox, lists: &[Arc<[Tool]>]) -> Self {
         let lists = lists.iter().filter_map(Serialized::new).collect();
-        CachedList {
+        OwnAnswers {
             inner,
             outbox,
             lists,
@@ -88,7 +90,7 @@ fn cached_answer(lists: &[Serialized], item: &mut TxJsonRpcMessage<RoleServer>) 
     Some(line)
 }
 
-impl<T> Transport<RoleServer> for CachedList<T>
+impl<T> Transport<RoleServer> for OwnAnswers<T>
 where
     T: Transport<RoleServer, Error = io::Error>,
 {
@@ -98,7 +100,9 @@ where
         &mut self,
         mut item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        match cached_answer(&self.lists, &mut item) {
+        let written_here = cached_answer(&self.lists, &mut item)
+            .or_else(|| crate::call_answer::written_answer(&mut item));
+        match written_here {
             Some(line) => {
                 let outbox = self.outbox.clone();
                 Either::Left(async move { outbox.push(line).await })

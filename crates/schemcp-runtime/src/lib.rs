@@ -39,6 +39,7 @@
 #![warn(missing_docs)]
 
 mod cached_list;
+mod call_answer;
 mod catalog;
 mod context;
 mod error;

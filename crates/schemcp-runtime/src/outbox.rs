@@ -9,7 +9,7 @@
 //! together.
 //!
 //! Messages are appended whole, so the messages of rmcp's writer and of
-//! [`CachedList`](crate::cached_list::CachedList) never interleave. The queue is bounded
+//! [`OwnAnswers`](crate::cached_list::OwnAnswers) never interleave. The queue is bounded
 //! (a send waits while more than [`HIGH_WATER`] bytes are waiting), so a client that stops
 //! reading slows the server down instead of growing its memory. [`Outbox::finish`] returns
 //! once every queued byte has been written.

@@ -25,9 +25,9 @@ use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
     PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
     ReadResourceDirectoryRequestParams, ReadResourceDirectoryResult, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-    SubscribeRequestParams, SubscriptionFilter, Tool, ToolsCapability, UnsubscribeRequestParams,
-    UpdateTaskParams,
+    ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig, ServerJsonRpcMessage,
+    ServerResult, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
+    ToolsCapability, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{
     MaybeSendFuture, NotificationContext, RequestContext, RoleServer, SubscriptionContext,
@@ -35,6 +35,7 @@ use rmcp::service::{
 use serde_json::Value;
 use tokio::sync::Notify;
 
+use crate::call_answer;
 use crate::catalog::{Catalog, Entry, violations};
 use crate::context::{ToolContext, is_modern};
 use crate::output::{Body, Returned};
@@ -136,6 +137,9 @@ pub struct McpServer<S, H = NoHandler> {
     shared: Arc<Shared<S>>,
     handler: Arc<H>,
     info: Arc<Identity>,
+    /// Set on the copy a byte-stream transport serves: that transport writes the text blocks
+    /// of structured results itself (`call_answer`), so `shape` leaves a placeholder.
+    text_by_transport: bool,
 }
 
 /// What `with_info` and `with_instructions` set; kept apart from the tool state so changing it
@@ -158,6 +162,7 @@ impl<S, H> Clone for McpServer<S, H> {
             shared: self.shared.clone(),
             handler: self.handler.clone(),
             info: self.info.clone(),
+            text_by_transport: self.text_by_transport,
         }
     }
 }
@@ -212,6 +217,7 @@ impl<S: ToolSet> McpServer<S> {
             }),
             handler: Arc::new(NoHandler),
             info: Arc::new(Identity::default()),
+            text_by_transport: false,
         })
     }
 }
@@ -288,6 +294,7 @@ impl<S: ToolSet, H: ServerHandler> McpServer<S, H> {
             shared: self.shared,
             handler: Arc::new(handler),
             info: self.info,
+            text_by_transport: self.text_by_transport,
         }
     }
 
@@ -364,6 +371,13 @@ impl<S: ToolSet, H: ServerHandler> McpServer<S, H> {
     }
 
     /// Both generations' `tools/list` catalogs, for transports that serialize them once.
+    /// This server for a transport that writes the text blocks of structured results itself
+    /// (see `call_answer`).
+    pub(crate) fn with_text_by_transport(mut self) -> Self {
+        self.text_by_transport = true;
+        self
+    }
+
     pub(crate) fn catalogs(&self) -> [Arc<[Tool]>; 2] {
         let catalog = &self.shared.catalog;
         [catalog.modern.clone(), catalog.legacy.clone()]
@@ -425,7 +439,7 @@ impl<S: ToolSet, H: ServerHandler> McpServer<S, H> {
         let _running = self.shared.in_flight.enter();
         let call = self.shared.tools.call(index, arguments, &cx);
         Ok(match contained(entry, call).await {
-            Ok(returned) => shape(entry, returned, legacy),
+            Ok(returned) => shape(entry, returned, legacy, self.text_by_transport),
             Err(failed) => failed,
         })
     }
@@ -475,15 +489,42 @@ impl Stages<'_> {
         violations(self.entry.output.as_ref()?, value)
     }
 
-    /// Output validation, content shaping and version-aware wrapping of what a tool returned.
+    /// Output validation, content shaping and version-aware wrapping of what a tool returned,
+    /// as over Streamable HTTP: the text blocks are in the result.
     pub fn shape(&self, returned: Returned, legacy: bool) -> CallToolResult {
-        shape(self.entry, returned, legacy)
+        shape(self.entry, returned, legacy, false)
+    }
+
+    /// The answer line a byte-stream transport writes for what a tool returned: validation,
+    /// shaping and wrapping as [`Stages::shape`], the text blocks written from the printed
+    /// `structuredContent` (see `call_answer`).
+    pub fn answer_line(&self, id: RequestId, returned: Returned, legacy: bool) -> Vec<u8> {
+        let result = shape(self.entry, returned, legacy, true);
+        let mut message = ServerJsonRpcMessage::response(ServerResult::CallToolResult(result), id);
+        match call_answer::written_answer(&mut message) {
+            Some(line) => line,
+            None => rmcp_line(&message),
+        }
+    }
+
+    /// The answer line rmcp's transport writes for `result`, as it serializes every message.
+    pub fn rmcp_answer_line(&self, id: RequestId, result: CallToolResult) -> Vec<u8> {
+        rmcp_line(&ServerJsonRpcMessage::response(
+            ServerResult::CallToolResult(result),
+            id,
+        ))
     }
 
     /// The text blocks the model reads for a structured value.
     pub fn content_for(&self, value: &Value) -> Vec<ContentBlock> {
         content_for(value)
     }
+}
+
+fn rmcp_line(message: &ServerJsonRpcMessage) -> Vec<u8> {
+    let mut line = serde_json::to_vec(message).expect("rmcp's messages serialize");
+    line.push(b'\n');
+    line
 }
 
 /// Counts running tool calls so shutdown can wait for them.
@@ -567,7 +608,15 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// Turns what the tool returned into the result the client receives: validated against the
 /// output schema, `structuredContent` wrapped for legacy clients when the tool's schema is,
 /// and `content` text for the model.
-pub(crate) fn shape(entry: &Entry, returned: Returned, legacy: bool) -> CallToolResult {
+///
+/// With `text_by_transport`, the text blocks of a structured result are left to the
+/// transport: a placeholder stands first in `content` (see `call_answer`).
+pub(crate) fn shape(
+    entry: &Entry,
+    returned: Returned,
+    legacy: bool,
+    text_by_transport: bool,
+) -> CallToolResult {
     let Returned { body, meta, extra } = returned;
     let (structured, mut content) = match (body, &entry.output) {
         (Body::Structured(value), Some(validator)) => {
@@ -579,8 +628,13 @@ pub(crate) fn shape(entry: &Entry, returned: Returned, legacy: bool) -> CallTool
                 tracing::warn!(tool = %entry.name, "{text}");
                 return error_result(text);
             }
-            let content = content_for(&value);
-            let structured = if legacy && entry.wrapped_for_legacy {
+            let wrapped = legacy && entry.wrapped_for_legacy;
+            let content = if text_by_transport {
+                vec![call_answer::pending(wrapped)]
+            } else {
+                content_for(&value)
+            };
+            let structured = if wrapped {
                 Value::Object(serde_json::Map::from_iter([("result".to_string(), value)]))
             } else {
                 value
@@ -903,6 +957,10 @@ mod tests {
     use super::*;
     use rmcp::model::MetaObject;
     use serde_json::json;
+
+    fn shape(entry: &Entry, returned: Returned, legacy: bool) -> CallToolResult {
+        super::shape(entry, returned, legacy, false)
+    }
 
     fn entry(output: Option<Value>, wrapped_for_legacy: bool) -> Entry {
         Entry {

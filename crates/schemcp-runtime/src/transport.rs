@@ -17,7 +17,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::cached_list::CachedList;
+use crate::cached_list::OwnAnswers;
 use crate::fast_calls::{FastCalls, PIPE_CAPACITY};
 use crate::outbox::Outbox;
 use crate::{Error, McpServer, ToolSet};
@@ -86,19 +86,20 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    // rmcp's writer and the cached `tools/list` answers queue whole messages on one outbox;
+    // rmcp's writer and the answers written here (cached `tools/list`, `tools/call` with the
+    // text written from `structuredContent`) queue whole messages on one outbox;
     // its task does the writing, and everything queued is written before this returns.
     let (outbox, writer) = Outbox::spawn(write);
     // `tools/call` lines are parsed on the way in; rmcp's transport reads every other line
     // from a pipe and writes every outgoing message.
     let (to_rmcp, rmcp_read) = tokio::io::duplex(PIPE_CAPACITY);
     let rmcp_transport = AsyncRwTransport::new_server(rmcp_read, outbox.writer());
-    let transport = AnswerEveryRequest::new(CachedList::new(
+    let transport = AnswerEveryRequest::new(OwnAnswers::new(
         FastCalls::new(read, rmcp_transport, to_rmcp),
         outbox.clone(),
         &server.catalogs(),
     ));
-    let session = run_session(server, transport).await;
+    let session = run_session(server.with_text_by_transport(), transport).await;
     let written = outbox.finish(writer).await;
     session?;
     match written {

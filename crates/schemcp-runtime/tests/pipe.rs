@@ -149,6 +149,13 @@ async fn results_are_shaped_for_each_generation() {
             .map(|t| serde_json::from_str(t).unwrap())
             .collect();
         assert_eq!(Value::Array(blocks), items, "one text block per item");
+        let pretty: Vec<String> = items
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| serde_json::to_string_pretty(item).unwrap())
+            .collect();
+        assert_eq!(texts(&r), pretty, "each item as pretty JSON");
 
         let r = client
             .call(

@@ -11,6 +11,7 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use schemcp_runtime::__private::decode_arguments;
 use schemcp_runtime::Returned;
+use schemcp_runtime::rmcp::model::{CallToolResult, RequestId};
 use serde_json::json;
 use weather::Weather;
 use weather::tools::{self, GetWeatherInput, WeatherData};
@@ -69,6 +70,27 @@ fn hot_path(c: &mut Criterion) {
             |returned| get_weather.shape(returned, false),
             BatchSize::SmallInput,
         )
+    });
+    // The answer line as each transport writes it. Over stdio the runtime writes the text block
+    // from the printed `structuredContent`; over HTTP rmcp serializes the shaped result. The
+    // bare line (the result with no text block and nothing validated) is what any server
+    // returning this structured result writes, so the stdio line minus the bare one is what
+    // validation and shaping add there.
+    group.bench_function("answer_line_stdio", |b| {
+        b.iter(|| get_weather.answer_line(RequestId::Number(1), returned.clone(), false))
+    });
+    group.bench_function("answer_line_http", |b| {
+        b.iter(|| {
+            let shaped = get_weather.shape(returned.clone(), false);
+            get_weather.rmcp_answer_line(RequestId::Number(1), shaped)
+        })
+    });
+    group.bench_function("answer_line_bare", |b| {
+        b.iter(|| {
+            let mut bare = CallToolResult::success(Vec::new());
+            bare.structured_content = Some(result.clone());
+            get_weather.rmcp_answer_line(RequestId::Number(1), bare)
+        })
     });
     group.bench_function("shape_legacy_wrapped", |b| {
         let seventeen = Returned::structured(&17i64).unwrap();
