@@ -738,7 +738,10 @@ fn criterion_sections(w: &mut String, r: &Results) -> Result<()> {
                 "shape_legacy_wrapped",
                 "output validation + shaping + `{\"result\"}` wrapping, legacy client (`get_temperature`)",
             ),
-            ("whole_call", "all of the above for one call"),
+            (
+                "whole_call",
+                "validate and decode the arguments, serialize and shape the result (as over HTTP)",
+            ),
             (
                 "answer_line_stdio",
                 "the stdio answer line: output validation, shaping, the text block written from the printed `structuredContent`",

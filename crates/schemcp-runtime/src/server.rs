@@ -370,7 +370,6 @@ impl<S: ToolSet, H: ServerHandler> McpServer<S, H> {
         &self.shared.catalog.legacy
     }
 
-    /// Both generations' `tools/list` catalogs, for transports that serialize them once.
     /// This server for a transport that writes the text blocks of structured results itself
     /// (see `call_answer`).
     pub(crate) fn with_text_by_transport(mut self) -> Self {
@@ -378,6 +377,7 @@ impl<S: ToolSet, H: ServerHandler> McpServer<S, H> {
         self
     }
 
+    /// Both generations' `tools/list` catalogs, for transports that serialize them once.
     pub(crate) fn catalogs(&self) -> [Arc<[Tool]>; 2] {
         let catalog = &self.shared.catalog;
         [catalog.modern.clone(), catalog.legacy.clone()]

@@ -100,7 +100,8 @@ fn hot_path(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    // Everything schemcp does for one `get_weather` call, the tool's own body aside.
+    // What schemcp does for one `get_weather` call as over HTTP, the tool's own body and the
+    // answer line aside.
     group.bench_function("whole_call", |b| {
         b.iter_batched(
             || arguments.clone(),
