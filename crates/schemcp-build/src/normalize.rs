@@ -1407,8 +1407,9 @@ fn distribute_here(object: &mut serde_json::Map<String, Value>) {
 
 /// Whether `schema` clearly accepts no value, reading it and its inline `allOf` branches at
 /// any depth (a reference says nothing here): a branch is `false`, their `type`s share no
-/// kind, or an object is required to have a member that one of them closes out
-/// (`additionalProperties: false` without declaring it, or the member declared `false`).
+/// kind, or an object is required to have a member that one of them closes out (closed
+/// without declaring it, as `schema::closed_here` reads closed, or the member declared
+/// `false`).
 /// Never `true` for a schema that accepts a value.
 fn holds_no_value(schema: &serde_json::Map<String, Value>) -> bool {
     fn parts<'a>(schema: &'a serde_json::Map<String, Value>, out: &mut Vec<&'a Value>) {
@@ -1446,8 +1447,7 @@ fn holds_no_value(schema: &serde_json::Map<String, Value>) -> bool {
         .collect();
     objects.iter().any(|part| {
         let properties = part.get("properties").and_then(Value::as_object);
-        let closed = part.get("additionalProperties") == Some(&Value::Bool(false))
-            && !part.contains_key("patternProperties");
+        let closed = crate::schema::closed_here(part);
         required
             .iter()
             .any(|name| match properties.and_then(|p| p.get(*name)) {
@@ -2537,6 +2537,17 @@ mod tests {
         ));
         assert!(!none(
             json!({ "type": "object", "required": ["a"], "allOf": [{ "$ref": "#/$defs/closed" }] })
+        ));
+        // `unevaluatedProperties: false` closes a branch only where nothing else in it
+        // evaluates members.
+        assert!(none(
+            json!({ "type": "object", "required": ["a"], "allOf": [{ "unevaluatedProperties": false }] })
+        ));
+        assert!(!none(
+            json!({ "type": "object", "required": ["a"], "allOf": [{ "additionalProperties": {}, "unevaluatedProperties": false }] })
+        ));
+        assert!(!none(
+            json!({ "type": "object", "required": ["a"], "allOf": [{ "anyOf": [{ "properties": { "a": {} } }], "unevaluatedProperties": false }] })
         ));
     }
 }

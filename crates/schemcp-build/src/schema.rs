@@ -501,15 +501,21 @@ fn mark_nullable_optionals_in(
 }
 
 /// Whether `schema` itself allows no member it does not declare (`additionalProperties:
-/// false`, or `unevaluatedProperties: false` where no in-place applicator here evaluates
-/// others), with no `patternProperties` beside.
-fn closed_here(schema: &serde_json::Map<String, Value>) -> bool {
-    // `unevaluatedProperties` also sees what in-place applicators here evaluate.
-    let applies_in_place = schema.keys().any(|k| crate::normalize::in_place(k));
-    !schema.contains_key("patternProperties")
-        && (schema.get("additionalProperties") == Some(&Value::Bool(false))
-            || !applies_in_place
-                && schema.get("unevaluatedProperties") == Some(&Value::Bool(false)))
+/// false`, or `unevaluatedProperties: false` where nothing else here evaluates others), with
+/// no `patternProperties` beside.
+pub(crate) fn closed_here(schema: &serde_json::Map<String, Value>) -> bool {
+    if schema.contains_key("patternProperties") {
+        return false;
+    }
+    match schema.get("additionalProperties") {
+        Some(additional) => *additional == Value::Bool(false),
+        // `unevaluatedProperties` also sees what in-place applicators here evaluate, and an
+        // `additionalProperties` other than `false` evaluates every other member.
+        None => {
+            !schema.keys().any(|k| crate::normalize::in_place(k))
+                && schema.get("unevaluatedProperties") == Some(&Value::Bool(false))
+        }
+    }
 }
 
 /// Whether no value of `schema` has the member `name`: `schema` is closed without declaring
@@ -985,6 +991,26 @@ pub(crate) fn decode_segment(segment: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn closed_only_where_nothing_evaluates_other_members() {
+        let closed = |schema: Value| closed_here(schema.as_object().unwrap());
+        assert!(closed(json!({ "additionalProperties": false })));
+        assert!(closed(json!({ "unevaluatedProperties": false })));
+        assert!(closed(
+            json!({ "properties": { "a": {} }, "unevaluatedProperties": false })
+        ));
+        assert!(!closed(json!({ "additionalProperties": {} })));
+        assert!(!closed(
+            json!({ "additionalProperties": {}, "unevaluatedProperties": false })
+        ));
+        assert!(!closed(
+            json!({ "additionalProperties": false, "patternProperties": { "^x": {} } })
+        ));
+        assert!(!closed(
+            json!({ "allOf": [{ "properties": { "a": {} } }], "unevaluatedProperties": false })
+        ));
+    }
 
     #[test]
     fn keyword_places_are_schemas_a_walk_by_keywords_reaches() {
