@@ -163,17 +163,14 @@ fn compose(
     // A JSON string holds no unescaped `"`, so that text cannot come from inside the id.
     serde_json::to_writer(&mut *envelope, item).ok()?;
     let at = FIND_CONTENT.find(envelope)?;
-    let spans = print_structured(printed, structured, source, wrapped)?;
+    let spans = print_structured(printed, source, wrapped)?;
 
     let mut line = Vec::with_capacity(envelope.len() + printed.len() * 3 + 64);
     line.extend_from_slice(&envelope[..at]);
     line.extend_from_slice(br#""content":["#);
-    let mut first = true;
-    write_text_blocks(&mut line, source, printed, &spans, &mut first);
+    write_text_blocks(&mut line, source, printed, &spans);
     for block in &content[1..] {
-        if !std::mem::take(&mut first) {
-            line.push(b',');
-        }
+        separate(&mut line);
         serde_json::to_writer(&mut line, block).ok()?;
     }
     line.extend_from_slice(br#"],"structuredContent":"#);
@@ -190,14 +187,9 @@ struct Spans {
     items: Vec<Range<usize>>,
 }
 
-/// Prints `structured` compact into `out`, exactly as `serde_json::to_vec` would, noting
-/// where `source` and its items are.
-fn print_structured(
-    out: &mut Vec<u8>,
-    structured: &Value,
-    source: &Value,
-    wrapped: bool,
-) -> Option<Spans> {
+/// Prints `structuredContent` compact into `out`, exactly as `serde_json::to_vec` would:
+/// `source`, under `{"result": ..}` when `wrapped`, noting where it and its items are.
+fn print_structured(out: &mut Vec<u8>, source: &Value, wrapped: bool) -> Option<Spans> {
     if wrapped {
         // serde_json prints a one-member map as `{"key":value}`.
         out.extend_from_slice(br#"{"result":"#);
@@ -221,8 +213,6 @@ fn print_structured(
     let source_span = start..out.len();
     if wrapped {
         out.push(b'}');
-    } else {
-        debug_assert!(std::ptr::eq(structured, source));
     }
     Some(Spans {
         source: source_span,
@@ -230,19 +220,11 @@ fn print_structured(
     })
 }
 
-/// Writes the text blocks [`content_for`] makes of `source`, separated by commas, setting
-/// `first` to false once one is written.
-fn write_text_blocks(
-    out: &mut Vec<u8>,
-    source: &Value,
-    printed: &[u8],
-    spans: &Spans,
-    first: &mut bool,
-) {
-    let mut block = |out: &mut Vec<u8>, value: &Value, span: Range<usize>| {
-        if !std::mem::take(first) {
-            out.push(b',');
-        }
+/// Writes the text blocks [`content_for`] makes of `source`, each after a comma unless it is
+/// the first in `content`.
+fn write_text_blocks(out: &mut Vec<u8>, source: &Value, printed: &[u8], spans: &Spans) {
+    let block = |out: &mut Vec<u8>, value: &Value, span: Range<usize>| {
+        separate(out);
         out.extend_from_slice(br#"{"type":"text","text":"#);
         match value {
             // The text is the string itself, and its printed form is that string in JSON.
@@ -263,6 +245,13 @@ fn write_text_blocks(
             }
         }
         value => block(out, value, spans.source.clone()),
+    }
+}
+
+/// Puts a comma before a block unless it is the first in `content`.
+fn separate(line: &mut Vec<u8>) {
+    if line.last() != Some(&b'[') {
+        line.push(b',');
     }
 }
 
