@@ -1602,6 +1602,37 @@ fn members_declared_true_merge_like_empty_schemas() {
 }
 
 #[test]
+fn a_member_marked_in_one_branch_is_marked_in_the_branches_merged_with_it() {
+    // The `allOf` branch makes `a` an optional member that may be `null`; a `oneOf` branch
+    // typify merges with it names `a` too. Marked in one only, the merged variant declared `a`
+    // twice, which no value fits, and the tool was refused (or typed as `Value`).
+    let input = json!({
+        "type": "object",
+        "required": ["b"],
+        "allOf": [{
+            "type": "object",
+            "properties": { "c": { "type": ["string", "null"] }, "b": {}, "a": { "type": ["string", "null"] } },
+            "required": ["b", "c"]
+        }],
+        "oneOf": [
+            { "type": "object", "properties": { "c": {} }, "required": ["c"] },
+            { "type": "object", "properties": { "a": { "const": "x" } }, "required": ["a"] }
+        ]
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // Absent and `null` stay apart in both variants.
+    let input = item(&code, "enum", "TInput");
+    assert_eq!(
+        input
+            .matches("a: ::std::option::Option<::std::option::Option<")
+            .count(),
+        2,
+        "{input}"
+    );
+}
+
+#[test]
 fn additional_properties_true_keeps_the_other_members() {
     // typify drops the members `true` allows and keeps those `{}` allows; the two are equal.
     let open = |other: Option<Value>| {

@@ -428,16 +428,26 @@ fn mark_nullable_optionals_in(
         None => Vec::new(),
         Some(_) => return,
     };
-    let declared = declared_names(object);
     let around: Vec<String> = named_around
         .iter()
         .cloned()
         .chain(required.iter().cloned())
-        .chain(declared)
+        .chain(declared_names(object))
         .collect();
     for_each_child_mut_under(object, &merged, &mut |child| {
         mark_nullable_optionals_in(child, nullable, &around)
     });
+    // Branches typify merges with each other must mark a member alike, or the merged type
+    // declares it twice (`a` and `a\u{1}`) and no value fits it. Where one marks a member
+    // that another names unmarked, the other is renamed too: merged, the member is required
+    // (the marking branch requires it) and holds what both allow, and it gets its `Option`
+    // for absence back like any marked member.
+    let apart: Vec<String> = marked_apart(object).into_iter().collect();
+    if !apart.is_empty() {
+        for_each_child_mut_under(object, &merged, &mut |child| {
+            mark_in_branches(child, &apart)
+        });
+    }
     for_each_child_mut_under(object, &|k| !merged(k), &mut |child| {
         mark_nullable_optionals_in(child, nullable, &[])
     });
@@ -498,6 +508,67 @@ fn mark_nullable_optionals_in(
     for_each_child_mut_under(object, &merged, &mut |branch| {
         mark_in_branches(branch, &marked)
     });
+}
+
+/// The members one branch of `object` marks and another branch typify merges with it names
+/// unmarked. typify merges every `allOf` branch with every other branch, and each `anyOf` or
+/// `oneOf` branch with the branches of the other keywords, not with the rest of its own list.
+fn marked_apart(object: &serde_json::Map<String, Value>) -> BTreeSet<String> {
+    let named: Vec<(&str, usize, Named)> = MERGED
+        .iter()
+        .flat_map(|keyword| {
+            branches(object, keyword)
+                .iter()
+                .enumerate()
+                .map(move |(i, branch)| (*keyword, i, named_in(branch)))
+        })
+        .collect();
+    let mut apart = BTreeSet::new();
+    for (keyword, i, this) in &named {
+        for (other_keyword, j, other) in &named {
+            if keyword != other_keyword || (*keyword == "allOf" && i != j) {
+                apart.extend(this.marked.intersection(&other.unmarked).cloned());
+            }
+        }
+    }
+    apart
+}
+
+/// The members a branch and the branches merged into it declare or require, by plain name.
+#[derive(Default)]
+struct Named {
+    marked: BTreeSet<String>,
+    unmarked: BTreeSet<String>,
+}
+
+/// What `branch` and the branches merged into it name, at any depth.
+fn named_in(branch: &Value) -> Named {
+    let mut named = Named::default();
+    collect_named(branch, &mut named);
+    named
+}
+
+fn collect_named(schema: &Value, named: &mut Named) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let required = object
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    for name in declared_names(object).chain(required.map(str::to_string)) {
+        match name.strip_suffix(NULLABLE_OPTIONAL) {
+            Some(plain) => named.marked.insert(plain.to_string()),
+            None => named.unmarked.insert(name),
+        };
+    }
+    for keyword in MERGED {
+        for branch in branches(object, keyword) {
+            collect_named(branch, named);
+        }
+    }
 }
 
 /// Whether `schema` itself allows no member it does not declare (`additionalProperties:
@@ -1178,6 +1249,53 @@ mod tests {
         assert_eq!(
             never["properties"],
             json!({ "note": { "type": ["string", "null"] } })
+        );
+    }
+
+    #[test]
+    fn branches_typify_merges_mark_a_member_alike() {
+        let marked = format!("a{NULLABLE_OPTIONAL}");
+        // The `allOf` branch marks `a`; the second `oneOf` branch, which typify merges with
+        // it, names `a` too and is renamed with it.
+        let mut schema = json!({
+            "type": "object",
+            "allOf": [{ "properties": { "a": { "type": ["string", "null"] } } }],
+            "oneOf": [
+                { "properties": { "c": {} }, "required": ["c"] },
+                { "properties": { "a": { "const": "x" } }, "required": ["a"] }
+            ]
+        });
+        mark_nullable_optionals(&mut schema, &|_| false);
+        assert_eq!(schema["allOf"][0]["required"], json!([marked.clone()]));
+        assert_eq!(schema["oneOf"][0]["properties"], json!({ "c": {} }));
+        assert_eq!(
+            schema["oneOf"][1]["properties"],
+            json!({ marked.clone(): { "const": "x" } })
+        );
+        assert_eq!(schema["oneOf"][1]["required"], json!([marked.clone()]));
+        // Branches of one `oneOf` are never merged with each other: each keeps its own.
+        let mut apart = json!({
+            "type": "object",
+            "oneOf": [
+                { "properties": { "a": { "type": ["string", "null"] } } },
+                { "properties": { "a": { "type": "integer" } }, "required": ["a"] }
+            ]
+        });
+        mark_nullable_optionals(&mut apart, &|_| false);
+        assert_eq!(apart["oneOf"][0]["required"], json!([marked.clone()]));
+        assert_eq!(apart["oneOf"][1]["required"], json!(["a"]));
+        // Two `allOf` branches are merged with each other; so is one nested a level down.
+        let mut nested = json!({
+            "type": "object",
+            "allOf": [
+                { "allOf": [{ "properties": { "a": { "type": ["string", "null"] } } }] },
+                { "properties": { "a": { "minLength": 1 } } }
+            ]
+        });
+        mark_nullable_optionals(&mut nested, &|_| false);
+        assert_eq!(
+            nested["allOf"][1]["properties"],
+            json!({ marked.clone(): { "minLength": 1 } })
         );
     }
 
