@@ -107,7 +107,10 @@ where
                 let outbox = self.outbox.clone();
                 Either::Left(async move { outbox.push(line).await })
             }
-            None => Either::Right(self.inner.send(item)),
+            // Boxed: rmcp moves this future by value into a task per answer, and unboxed
+            // the inner send (which holds a whole message) sized it for the answers written
+            // here too. A/B, server CPU per `tools/call`: 7.4 to 6.8 µs.
+            None => Either::Right(Box::pin(self.inner.send(item))),
         }
     }
 
