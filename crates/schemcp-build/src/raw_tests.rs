@@ -1633,6 +1633,28 @@ fn a_member_marked_in_one_branch_is_marked_in_the_branches_merged_with_it() {
 }
 
 #[test]
+fn a_branch_member_the_other_members_rule_out_is_typed_as_absent() {
+    // `b` is an additional property of the object around the `anyOf` branch, so it must be an
+    // integer there and a string or `null` in the branch: no valid value has it. typify types
+    // it as an enum without variants, which was refused as "a type no value fits" (or typed
+    // as `Value`); as an optional member it says what the schema says.
+    let input = json!({
+        "type": "object",
+        "properties": { "a": { "type": "integer" } },
+        "additionalProperties": { "type": "integer" },
+        "anyOf": [{ "type": "object", "properties": { "b": { "type": ["string", "null"] } } }]
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let input = item(&code, "struct", "TInput");
+    assert!(
+        has(input, "pub b: ::std::option::Option<TInputB>,"),
+        "{input}"
+    );
+    assert!(has(&code, "pub enum TInputB {}"), "{code}");
+}
+
+#[test]
 fn additional_properties_true_keeps_the_other_members() {
     // typify drops the members `true` allows and keeps those `{}` allows; the two are equal.
     let open = |other: Option<Value>| {

@@ -150,12 +150,14 @@ pub(crate) fn says_no_value(schema: &Value) -> bool {
 }
 
 /// Whether a merge in `schema` leaves a member no value: `additionalProperties` beside a
-/// reference (its own `$ref` or an `allOf` branch's) with a `type` that shares no kind with the
-/// `type` of a member the referenced schema declares and the merge does not. Beside the
-/// reference, `additionalProperties` applies to that member too, so the member must be absent,
-/// and typify rightly types it as an enum without variants: Renovate's `{"$ref": "#",
-/// "additionalProperties": {"type": "string"}}` lets none of the root's array members in.
-/// `target` resolves a reference.
+/// reference (its own `$ref` or an `allOf` branch's) or an inline `allOf`/`anyOf`/`oneOf`
+/// branch, with a `type` that shares no kind with the `type` of a member the referenced schema
+/// or the branch declares and `schema` does not. `additionalProperties` applies to that member
+/// too, so where that branch holds, the member must be absent, and typify rightly types it as
+/// an enum without variants: Renovate's `{"$ref": "#", "additionalProperties": {"type":
+/// "string"}}` lets none of the root's array members in, and beside `"additionalProperties":
+/// {"type": "integer"}` an `anyOf` branch's `"b": {"type": ["string", "null"]}` lets `b` in
+/// nowhere. `target` resolves a reference.
 pub(crate) fn merge_leaves_no_value<'a>(
     schema: &'a Value,
     target: &dyn Fn(&str) -> Option<&'a Value>,
@@ -176,8 +178,13 @@ pub(crate) fn merge_leaves_no_value<'a>(
             .iter()
             .chain([schema])
             .filter_map(|s| s.get("$ref")?.as_str());
+        let inline = ["allOf", "anyOf", "oneOf"]
+            .iter()
+            .flat_map(|keyword| branches(object, keyword))
+            .filter(|branch| branch.get("$ref").is_none());
         references
             .filter_map(target)
+            .chain(inline)
             .filter_map(|t| t.get("properties")?.as_object())
             .flatten()
             .filter(|(name, _)| own.is_none_or(|own| !own.contains_key(*name)))
@@ -1320,6 +1327,24 @@ mod tests {
         assert!(!merge_leaves_no_value(&declared, &target));
         let compatible = json!({ "$ref": "#/$defs/Root", "additionalProperties": { "type": ["string", "array"] } });
         assert!(!merge_leaves_no_value(&compatible, &target));
+        // An inline branch's member is an additional property of the schema around it too.
+        for keyword in ["allOf", "anyOf", "oneOf"] {
+            let mut inline = json!({
+                "type": "object",
+                "properties": { "a": { "type": "integer" } },
+                "additionalProperties": { "type": "integer" }
+            });
+            inline[keyword] = json!([{ "properties": { "b": { "type": ["string", "null"] } } }]);
+            assert!(merge_leaves_no_value(&inline, &|_| None), "{keyword}");
+            // Declared around the branch, `b` is not an additional property.
+            inline["properties"]["b"] = json!({});
+            assert!(!merge_leaves_no_value(&inline, &|_| None), "{keyword}");
+        }
+        let shared_kind = json!({
+            "additionalProperties": { "type": "integer" },
+            "anyOf": [{ "properties": { "b": { "type": ["number", "null"] } } }]
+        });
+        assert!(!merge_leaves_no_value(&shared_kind, &|_| None));
     }
 
     #[test]
