@@ -580,7 +580,7 @@ fn declared_names(schema: Option<&Value>) -> Vec<String> {
 }
 
 /// The names `schema` lists in its `required`.
-fn required_names(schema: Option<&Value>) -> Vec<String> {
+pub(crate) fn required_names(schema: Option<&Value>) -> Vec<String> {
     match schema.and_then(|s| s.get("required")) {
         Some(Value::Array(names)) => names
             .iter()

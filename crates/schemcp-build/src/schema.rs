@@ -150,9 +150,9 @@ pub(crate) fn says_no_value(schema: &Value) -> bool {
 }
 
 /// Whether a merge in `schema` leaves a member no value: `additionalProperties` beside a
-/// reference (its own `$ref` or an `allOf` branch's) or an inline `allOf`/`anyOf`/`oneOf`
-/// branch, with a `type` that shares no kind with the `type` of a member the referenced schema
-/// or the branch declares and `schema` does not. `additionalProperties` applies to that member
+/// reference (its own `$ref` or an `allOf` branch's) or an `allOf`/`anyOf`/`oneOf` branch,
+/// with a `type` that shares no kind with the `type` of a member the referenced schema or the
+/// branch itself declares and `schema` does not. `additionalProperties` applies to that member
 /// too, so where that branch holds, the member must be absent, and typify rightly types it as
 /// an enum without variants: Renovate's `{"$ref": "#", "additionalProperties": {"type":
 /// "string"}}` lets none of the root's array members in, and beside `"additionalProperties":
@@ -178,10 +178,7 @@ pub(crate) fn merge_leaves_no_value<'a>(
             .iter()
             .chain([schema])
             .filter_map(|s| s.get("$ref")?.as_str());
-        let inline = ["allOf", "anyOf", "oneOf"]
-            .iter()
-            .flat_map(|keyword| branches(object, keyword))
-            .filter(|branch| branch.get("$ref").is_none());
+        let inline = MERGED.iter().flat_map(|keyword| branches(object, keyword));
         references
             .filter_map(target)
             .chain(inline)
@@ -559,13 +556,8 @@ fn collect_named(schema: &Value, named: &mut Named) {
     let Value::Object(object) = schema else {
         return;
     };
-    let required = object
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str);
-    for name in declared_names(object).chain(required.map(str::to_string)) {
+    let required = crate::normalize::required_names(Some(schema));
+    for name in declared_names(object).chain(required) {
         match name.strip_suffix(NULLABLE_OPTIONAL) {
             Some(plain) => named.marked.insert(plain.to_string()),
             None => named.unmarked.insert(name),

@@ -12,10 +12,11 @@
 //! Over byte streams the runtime writes these answers itself: the handler leaves a
 //! placeholder block where the text goes ([`pending`]), and [`written_answer`] prints
 //! `structuredContent` once, compact, then writes each text block by re-indenting those
-//! bytes straight into the answer, escaped (a string item's text is its printed form as is). The result is byte for byte what rmcp would have
-//! written for the result [`content_for`] shapes (tests compare them), including the envelope
-//! (id, `resultType`, `isError`, `_meta`), which rmcp still serializes. Over Streamable HTTP
-//! rmcp writes every message itself, so the handler shapes the text as before.
+//! bytes straight into the answer, escaped (a string item's text is its printed form as is).
+//! The result is byte for byte what rmcp would have written for the result [`content_for`]
+//! shapes (tests compare them), including the envelope (id, `resultType`, `isError`,
+//! `_meta`), which rmcp still serializes. Over Streamable HTTP rmcp writes every message
+//! itself, so the handler shapes the text as before.
 
 use std::cell::RefCell;
 use std::ops::Range;
