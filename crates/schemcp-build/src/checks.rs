@@ -10,13 +10,22 @@ use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::fields::{derived, json_name, serde_flag, vec_items};
 
+/// What the schemas behind a file say has no value, so that typify's enums without variants
+/// for them are right.
+pub(crate) struct NoValue<'a> {
+    /// Whether the enum without variants of that name may come from a schema that rejects
+    /// every value somewhere (`false`, `"not": {}`, `"enum": []`): it may be used anywhere.
+    pub(crate) anywhere: &'a dyn Fn(&str) -> bool,
+    /// Members some merge leaves no value
+    /// ([`members_merges_leave_no_value`](crate::schema::members_merges_leave_no_value)): an
+    /// enum without variants is right as the type of a member of these names, and only there.
+    pub(crate) members: &'a BTreeSet<String>,
+}
+
 /// Why `file` must not be emitted, if it must not. The types are named in typify's working
 /// names there, which mean nothing to the author; the caller names the schema's pointer.
-/// `says_no_value`: whether the enum without variants of that name may come from a schema
-/// that rejects every value somewhere (`false`, `"not": {}`, `"enum": []`), which typify
-/// rightly types as an enum without variants.
-pub(crate) fn refusal(file: &syn::File, says_no_value: &dyn Fn(&str) -> bool) -> Option<String> {
-    if let Some(name) = without_variants(file, says_no_value) {
+pub(crate) fn refusal(file: &syn::File, no_value: &NoValue<'_>) -> Option<String> {
+    if let Some(name) = without_variants(file, no_value) {
         return Some(format!(
             "typify gives it a type no value fits (`enum {name} {{}}`), where the schema accepts \
              values, so every call would be refused"
@@ -89,16 +98,78 @@ fn constructor_short_of_fields(file: &syn::File) -> Option<String> {
     calls.short
 }
 
-/// The first enum in `file` without variants. typify makes one for a schema that accepts no
-/// value, and also where it merges the branches of mixed `allOf`/`anyOf`/`oneOf` wrongly
-/// (e.g. a `required` member beside an `anyOf` whose one branch is closed without it).
-fn without_variants(file: &syn::File, allowed: &dyn Fn(&str) -> bool) -> Option<String> {
+/// The first enum in `file` without variants that `no_value` does not account for. typify
+/// makes one for a schema that accepts no value, and also where it merges the branches of
+/// mixed `allOf`/`anyOf`/`oneOf` wrongly (e.g. a `required` member beside an `anyOf` whose one
+/// branch is closed without it).
+fn without_variants(file: &syn::File, no_value: &NoValue<'_>) -> Option<String> {
     file.items.iter().find_map(|item| match item {
         Item::Enum(item) if item.variants.is_empty() => {
-            Some(item.ident.to_string()).filter(|name| !allowed(name))
+            Some(item.ident.to_string()).filter(|name| {
+                !(no_value.anywhere)(name) && !only_for_members(file, name, no_value.members)
+            })
         }
         _ => None,
     })
+}
+
+/// Whether the type `name` is used in `file`, and only as the type of members named in
+/// `members` (alone, or in an `Option` or a `Box`).
+fn only_for_members(file: &syn::File, name: &str, members: &BTreeSet<String>) -> bool {
+    let mut uses = 0;
+    for item in &file.items {
+        let fields: Vec<&syn::Field> = match item {
+            Item::Struct(item) => item.fields.iter().collect(),
+            Item::Enum(item) => item.variants.iter().flat_map(|v| &v.fields).collect(),
+            Item::Type(alias) if mentions(&alias.ty, name) => return false,
+            _ => continue,
+        };
+        for field in fields.into_iter().filter(|f| mentions(&f.ty, name)) {
+            let member = field
+                .ident
+                .as_ref()
+                .map(|ident| json_name(&field.attrs, ident));
+            if !member.is_some_and(|m| members.contains(&m)) || !holds_only(&field.ty, name) {
+                return false;
+            }
+            uses += 1;
+        }
+    }
+    uses > 0
+}
+
+/// Whether the tokens of `ty` name `name` anywhere.
+fn mentions(ty: &Type, name: &str) -> bool {
+    fn within(tokens: proc_macro2::TokenStream, name: &str) -> bool {
+        tokens.into_iter().any(|token| match token {
+            proc_macro2::TokenTree::Ident(ident) => ident == name,
+            proc_macro2::TokenTree::Group(group) => within(group.stream(), name),
+            _ => false,
+        })
+    }
+    within(ty.to_token_stream(), name)
+}
+
+/// Whether `ty` is `name`, or `name` in `Option`s and `Box`es.
+fn holds_only(ty: &Type, name: &str) -> bool {
+    let Type::Path(path) = ty else {
+        return false;
+    };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    match &last.arguments {
+        PathArguments::None => last.ident == name,
+        PathArguments::AngleBracketed(args) if last.ident == "Option" || last.ident == "Box" => {
+            match args.args.first() {
+                Some(GenericArgument::Type(inner)) if args.args.len() == 1 => {
+                    holds_only(inner, name)
+                }
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// The first struct or struct variant in `file` that has two fields for one JSON member, as
@@ -176,6 +247,15 @@ mod tests {
     use super::*;
     use crate::fields::distinct_fields;
 
+    /// Accounts for no enum without variants.
+    fn nothing() -> NoValue<'static> {
+        static NONE: BTreeSet<String> = BTreeSet::new();
+        NoValue {
+            anywhere: &|_| false,
+            members: &NONE,
+        }
+    }
+
     #[test]
     fn a_member_declared_twice_is_found_after_numbering() {
         // What typify gave `{"properties": {"foo": true}, "oneOf": [.., {"required": ["foo"]}]}`.
@@ -218,7 +298,7 @@ mod tests {
         let broken = file(syn::parse_quote!(#[derive(Clone, Debug)]));
         assert_eq!(uncomparable_value_list(&broken), Some("Inner".to_string()));
         assert_eq!(
-            refusal(&broken, &|_| false).as_deref(),
+            refusal(&broken, &nothing()).as_deref(),
             Some(
                 "typify checks this schema's values against a list of values of a type it \
                  cannot compare, and the code would not compile"
@@ -235,17 +315,60 @@ mod tests {
             pub enum Never {}
         };
         assert_eq!(
-            without_variants(&file, &|_| false),
+            without_variants(&file, &nothing()),
             Some("Never".to_string())
         );
         assert_eq!(
-            refusal(&file, &|_| false).as_deref(),
+            refusal(&file, &nothing()).as_deref(),
             Some(
                 "typify gives it a type no value fits (`enum Never {}`), where the schema \
                  accepts values, so every call would be refused"
             )
         );
-        assert_eq!(refusal(&file, &|name| name == "Never"), None);
+        let never = |name: &str| name == "Never";
+        let anywhere = NoValue {
+            anywhere: &never,
+            members: &BTreeSet::new(),
+        };
+        assert_eq!(refusal(&file, &anywhere), None);
+    }
+
+    #[test]
+    fn an_enum_without_variants_is_kept_only_as_the_type_of_members_with_no_value() {
+        // What typify gave a `oneOf` branch whose `additionalProperties` rules out `c`.
+        let file: syn::File = syn::parse_quote! {
+            pub enum T {
+                Variant0 { c: Option<String> },
+                Variant1 {
+                    #[serde(rename = "c\u{1}")]
+                    c: ::std::option::Option<::std::boxed::Box<TVariant1C>>,
+                },
+            }
+            pub struct Other { pub c: Option<TVariant1C> }
+            pub enum TVariant1C {}
+        };
+        let found = |file: &syn::File, member: &str| {
+            let members = [member.to_string()].into();
+            let no_value = NoValue {
+                anywhere: &|_| false,
+                members: &members,
+            };
+            without_variants(file, &no_value)
+        };
+        assert_eq!(found(&file, "c"), None);
+        assert_eq!(found(&file, "d"), Some("TVariant1C".into()));
+        // Anywhere else (a list's items, a variant's value, an alias, unused), it is refused.
+        for elsewhere in [
+            syn::parse_quote! { pub struct L { pub c: Vec<TVariant1C> } },
+            syn::parse_quote! { pub enum U { A(TVariant1C) } },
+            syn::parse_quote! { pub type A = TVariant1C; },
+        ] {
+            let mut file = file.clone();
+            file.items.push(elsewhere);
+            assert_eq!(found(&file, "c"), Some("TVariant1C".into()));
+        }
+        let unused = syn::parse_quote! { pub enum TVariant1C {} };
+        assert_eq!(found(&unused, "c"), Some("TVariant1C".into()));
     }
 
     #[test]
@@ -262,7 +385,7 @@ mod tests {
             Some("UnionInteger".into())
         );
         assert!(
-            refusal(&file, &|_| false)
+            refusal(&file, &nothing())
                 .unwrap()
                 .starts_with(BROKEN_DEFAULT)
         );

@@ -1024,7 +1024,7 @@ fn absent_through_all_of(object: &serde_json::Map<String, Value>) -> BTreeSet<St
 }
 
 /// What [`member_kinds`] gives for a member schema, and no kind for `false`.
-fn allowed_kinds(member: &Value) -> Option<BTreeSet<String>> {
+pub(crate) fn allowed_kinds(member: &Value) -> Option<BTreeSet<String>> {
     match member {
         Value::Bool(false) => Some(BTreeSet::new()),
         Value::Object(member) => member_kinds(member),

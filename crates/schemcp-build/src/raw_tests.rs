@@ -1655,6 +1655,64 @@ fn a_branch_member_the_other_members_rule_out_is_typed_as_absent() {
 }
 
 #[test]
+fn a_member_a_branchs_additional_properties_rule_out_is_typed_as_absent() {
+    // Around the second `oneOf` branch `c` is a string or `null`; in it, `c` is an additional
+    // property, so an integer: where that branch holds, `c` must be absent.
+    let input = json!({
+        "type": "object",
+        "properties": { "c": { "type": ["string", "null"] }, "a": {} },
+        "oneOf": [
+            { "properties": { "a": { "type": "string" } }, "required": ["a"] },
+            { "additionalProperties": { "type": "integer" } }
+        ]
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let input = item(&code, "enum", "TInput");
+    assert!(
+        has(input, "c: ::std::option::Option<TInputVariant1C>,"),
+        "{input}"
+    );
+    assert!(has(&code, "pub enum TInputVariant1C {}"), "{code}");
+}
+
+#[test]
+fn an_enum_without_variants_beside_members_declared_apart_is_refused() {
+    // `c` has no value anywhere (`additionalProperties` around makes it an integer), but `a`
+    // and `b` are declared apart by pieces typify merges, and typify leaves out the merge of
+    // the first branches, which `{}` matches: its type requires `b`. The enum without
+    // variants it gives `c` is not taken as the sign of an absent member then.
+    let input = json!({
+        "type": "object",
+        "properties": { "a": { "type": "object" } },
+        "additionalProperties": { "type": "integer" },
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": { "a": { "type": "object" }, "b": { "type": "integer" }, "c": { "type": ["string", "null"] } },
+                "additionalProperties": {}
+            },
+            { "properties": { "b": { "type": "object" }, "a": { "type": "array" } }, "required": ["b"] }
+        ],
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": { "a": true, "c": { "type": "array" }, "b": { "const": "x" } },
+                "additionalProperties": false
+            },
+            { "required": ["b"] }
+        ],
+        "unevaluatedProperties": false
+    });
+    let errors = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
+    assert!(
+        errors[0].starts_with("t /inputSchema [unsupported-schema]")
+            && errors[0].contains("a type no value fits"),
+        "{errors:?}"
+    );
+}
+
+#[test]
 fn additional_properties_true_keeps_the_other_members() {
     // typify drops the members `true` allows and keeps those `{}` allows; the two are equal.
     let open = |other: Option<Value>| {

@@ -149,49 +149,179 @@ pub(crate) fn says_no_value(schema: &Value) -> bool {
         .any(|(keyword, value)| subschemas(keyword, value).any(|child| below(keyword, child)))
 }
 
-/// Whether a merge in `schema` leaves a member no value: `additionalProperties` beside a
-/// reference (its own `$ref` or an `allOf` branch's) or an `allOf`/`anyOf`/`oneOf` branch,
-/// with a `type` that shares no kind with the `type` of a member the referenced schema or the
-/// branch itself declares and `schema` does not. `additionalProperties` applies to that member
-/// too, so where that branch holds, the member must be absent, and typify rightly types it as
-/// an enum without variants: Renovate's `{"$ref": "#", "additionalProperties": {"type":
-/// "string"}}` lets none of the root's array members in, and beside `"additionalProperties":
-/// {"type": "integer"}` an `anyOf` branch's `"b": {"type": ["string", "null"]}` lets `b` in
-/// nowhere. `target` resolves a reference.
-pub(crate) fn merge_leaves_no_value<'a>(
+/// The members some merge in `schema` leaves no value, so that where that merge holds they
+/// must be absent, and typify rightly types them as an enum without variants. typify merges
+/// an object with its `allOf`, `anyOf` and `oneOf` branches (and the schemas they reference,
+/// resolved by `target`), at any depth, and the branches with each other, except two of one
+/// `anyOf` or `oneOf` list. Where one of two pieces it merges declares a member the other does
+/// not, the other's `additionalProperties` applies to it there, and may allow none of its
+/// kinds: Renovate's `{"$ref": "#", "additionalProperties": {"type": "string"}}` lets none of
+/// the root's array members in; beside `"additionalProperties": {"type": "integer"}` an
+/// `anyOf` branch's `"b": {"type": ["string", "null"]}` lets `b` in nowhere; and a `oneOf`
+/// branch `{"additionalProperties": {"type": "integer"}}` lets no `"c": {"type": "string"}`
+/// declared around it in.
+///
+/// A schema whose merged pieces both declare a member with kinds that share none leaves no
+/// member out here: typify may then leave out whole merges that values match with the member
+/// absent (see [`crate::normalize::absent_unmeetable_members`]), and an enum without variants
+/// in its type is the sign of such a mistype, not of a member that must be absent.
+pub(crate) fn members_merges_leave_no_value<'a>(
     schema: &'a Value,
     target: &dyn Fn(&str) -> Option<&'a Value>,
-) -> bool {
+) -> BTreeSet<String> {
+    let mut absent = BTreeSet::new();
+    collect_merge_absent(schema, target, &mut absent);
+    absent
+}
+
+fn collect_merge_absent<'a>(
+    schema: &'a Value,
+    target: &dyn Fn(&str) -> Option<&'a Value>,
+    absent: &mut BTreeSet<String>,
+) {
     let Value::Object(object) = schema else {
-        return false;
+        return;
     };
-    let leaves_none = || {
-        let Some(allowed) = object
-            .get("additionalProperties")
-            .and_then(Value::as_object)
-            .and_then(declared_kinds)
-        else {
+    let mut pieces = Vec::new();
+    collect_pieces(object, &mut Vec::new(), &mut 0, target, &mut pieces);
+    let merged: Vec<(&Piece<'_>, &Piece<'_>)> = pieces
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| pieces[i + 1..].iter().map(move |q| (p, q)))
+        .filter(|(p, q)| p.merges_with(q))
+        .collect();
+    let kinds = |member: &Value| member_kinds(member, target);
+    if !merged.iter().any(|(p, q)| p.conflicts_with(q, &kinds)) {
+        for (p, q) in merged {
+            p.leaves_no_value_with(q, &kinds, absent);
+            q.leaves_no_value_with(p, &kinds, absent);
+        }
+    }
+    for (keyword, value) in object {
+        subschemas(keyword, value).for_each(|child| collect_merge_absent(child, target, absent));
+    }
+}
+
+/// The kinds of value a member schema allows, as [`member_kinds`] reads them.
+type Kinds<'k> = dyn Fn(&Value) -> Option<BTreeSet<String>> + 'k;
+
+/// The kinds of value `member` allows
+/// ([`allowed_kinds`](crate::normalize::allowed_kinds)), or where it says none itself, those
+/// of the schema its `$ref` names: a member whose `type` is its reference's is written as the
+/// reference alone by then.
+fn member_kinds<'a>(
+    member: &Value,
+    target: &dyn Fn(&str) -> Option<&'a Value>,
+) -> Option<BTreeSet<String>> {
+    crate::normalize::allowed_kinds(member).or_else(|| {
+        let referenced = target(member.get("$ref")?.as_str()?)?;
+        crate::normalize::allowed_kinds(referenced)
+    })
+}
+
+/// An object schema typify merges into a type, with the alternatives taken to reach it: the
+/// `anyOf`/`oneOf` list (numbered in walk order) and the branch chosen there.
+struct Piece<'a> {
+    object: &'a serde_json::Map<String, Value>,
+    chosen: Vec<(usize, usize)>,
+}
+
+impl Piece<'_> {
+    /// Whether typify merges the two: no list where they take different branches.
+    fn merges_with(&self, other: &Piece<'_>) -> bool {
+        !std::ptr::eq(self.object, other.object)
+            && !self
+                .chosen
+                .iter()
+                .any(|(list, branch)| other.chosen.iter().any(|(l, b)| l == list && b != branch))
+    }
+
+    /// Whether both declare a member with kinds that share none.
+    fn conflicts_with(&self, other: &Piece<'_>, kinds: &Kinds<'_>) -> bool {
+        let (Some(Value::Object(mine)), Some(Value::Object(theirs))) = (
+            self.object.get("properties"),
+            other.object.get("properties"),
+        ) else {
             return false;
         };
-        let own = object.get("properties").and_then(Value::as_object);
-        let references = branches(object, "allOf")
-            .iter()
-            .chain([schema])
-            .filter_map(|s| s.get("$ref")?.as_str());
-        let inline = MERGED.iter().flat_map(|keyword| branches(object, keyword));
-        references
-            .filter_map(target)
-            .chain(inline)
-            .filter_map(|t| t.get("properties")?.as_object())
-            .flatten()
-            .filter(|(name, _)| own.is_none_or(|own| !own.contains_key(*name)))
-            .filter_map(|(_, member)| declared_kinds(member.as_object()?))
-            .any(|kinds| kinds.is_disjoint(&allowed))
-    };
-    leaves_none()
-        || object.iter().any(|(keyword, value)| {
-            subschemas(keyword, value).any(|child| merge_leaves_no_value(child, target))
+        mine.iter().any(|(name, member)| {
+            theirs
+                .get(name)
+                .and_then(kinds)
+                .zip(kinds(member))
+                .is_some_and(|(a, b)| a.is_disjoint(&b))
         })
+    }
+
+    /// Adds to `absent` the members `self` declares, `other` does not, and `other`'s
+    /// `additionalProperties` allows no value of.
+    fn leaves_no_value_with(
+        &self,
+        other: &Piece<'_>,
+        kinds: &Kinds<'_>,
+        absent: &mut BTreeSet<String>,
+    ) {
+        // `additionalProperties` does not apply where `patternProperties` may.
+        let Some(allowed) = other
+            .object
+            .get("additionalProperties")
+            .and_then(Value::as_object)
+            .filter(|_| !other.object.contains_key("patternProperties"))
+            .and_then(declared_kinds)
+        else {
+            return;
+        };
+        let theirs = other.object.get("properties").and_then(Value::as_object);
+        let Some(Value::Object(members)) = self.object.get("properties") else {
+            return;
+        };
+        for (name, member) in members {
+            let additional = theirs.is_none_or(|theirs| !theirs.contains_key(name));
+            if additional && kinds(member).is_some_and(|kinds| kinds.is_disjoint(&allowed)) {
+                absent.insert(name.trim_end_matches(NULLABLE_OPTIONAL).to_string());
+            }
+        }
+    }
+}
+
+/// Adds `object`, the schema it references and every branch merged into it, at any depth, to
+/// `pieces`. A referenced schema's own branches are not followed: a reference may lead back.
+fn collect_pieces<'a>(
+    object: &'a serde_json::Map<String, Value>,
+    chosen: &mut Vec<(usize, usize)>,
+    lists: &mut usize,
+    target: &dyn Fn(&str) -> Option<&'a Value>,
+    pieces: &mut Vec<Piece<'a>>,
+) {
+    pieces.push(Piece {
+        object,
+        chosen: chosen.clone(),
+    });
+    if let Some(Value::Object(referenced)) =
+        object.get("$ref").and_then(Value::as_str).and_then(target)
+    {
+        pieces.push(Piece {
+            object: referenced,
+            chosen: chosen.clone(),
+        });
+    }
+    for keyword in MERGED {
+        let list = *lists;
+        *lists += 1;
+        for (i, branch) in branches(object, keyword).iter().enumerate() {
+            let Value::Object(branch) = branch else {
+                continue;
+            };
+            let alternative = keyword != "allOf";
+            if alternative {
+                chosen.push((list, i));
+            }
+            collect_pieces(branch, chosen, lists, target, pieces);
+            if alternative {
+                chosen.pop();
+            }
+        }
+    }
 }
 
 /// Whether `object` and its `allOf` branches name kinds (`type`) no value has at once, such as
@@ -1298,6 +1428,10 @@ mod tests {
         );
     }
 
+    fn names<const N: usize>(names: [&str; N]) -> BTreeSet<String> {
+        names.into_iter().map(str::to_string).collect()
+    }
+
     #[test]
     fn a_merge_with_additional_properties_leaves_members_no_value() {
         let root = json!({
@@ -1307,19 +1441,46 @@ mod tests {
         let target = |reference: &str| (reference == "#/$defs/Root").then_some(&root);
         // `labels` must be a string beside the reference, and is an array in it.
         let links = json!({ "$ref": "#/$defs/Root", "additionalProperties": { "type": "string" } });
-        assert!(merge_leaves_no_value(&links, &target));
+        assert_eq!(
+            members_merges_leave_no_value(&links, &target),
+            names(["labels"])
+        );
         let nested = json!({ "properties": { "p": { "allOf": [{ "$ref": "#/$defs/Root" }], "additionalProperties": { "type": "string" } } } });
-        assert!(merge_leaves_no_value(&nested, &target));
+        assert_eq!(
+            members_merges_leave_no_value(&nested, &target),
+            names(["labels"])
+        );
         // Declared beside the reference, `labels` is not an additional property there.
         let declared = json!({
             "$ref": "#/$defs/Root",
             "properties": { "labels": {} },
             "additionalProperties": { "type": "string" }
         });
-        assert!(!merge_leaves_no_value(&declared, &target));
+        assert_eq!(members_merges_leave_no_value(&declared, &target), names([]));
         let compatible = json!({ "$ref": "#/$defs/Root", "additionalProperties": { "type": ["string", "array"] } });
-        assert!(!merge_leaves_no_value(&compatible, &target));
-        // An inline branch's member is an additional property of the schema around it too.
+        assert_eq!(
+            members_merges_leave_no_value(&compatible, &target),
+            names([])
+        );
+        // A member written as a reference alone has the kinds of what it references.
+        let object = json!({ "type": "object" });
+        let by_reference = |reference: &str| (reference == "#/$defs/O").then_some(&object);
+        let referenced = json!({
+            "properties": { "o": { "$ref": "#/$defs/O" } },
+            "anyOf": [{ "additionalProperties": { "type": "string" } }]
+        });
+        assert_eq!(
+            members_merges_leave_no_value(&referenced, &by_reference),
+            names(["o"])
+        );
+        let patterns = json!({
+            "$ref": "#/$defs/Root",
+            "patternProperties": { "^l": { "type": "array" } },
+            "additionalProperties": { "type": "string" }
+        });
+        assert_eq!(members_merges_leave_no_value(&patterns, &target), names([]));
+        // An inline branch's member is an additional property of the schema around it too,
+        // and a member around a branch one of the branch's.
         for keyword in ["allOf", "anyOf", "oneOf"] {
             let mut inline = json!({
                 "type": "object",
@@ -1327,16 +1488,85 @@ mod tests {
                 "additionalProperties": { "type": "integer" }
             });
             inline[keyword] = json!([{ "properties": { "b": { "type": ["string", "null"] } } }]);
-            assert!(merge_leaves_no_value(&inline, &|_| None), "{keyword}");
+            assert_eq!(
+                members_merges_leave_no_value(&inline, &|_| None),
+                names(["b"]),
+                "{keyword}"
+            );
             // Declared around the branch, `b` is not an additional property.
             inline["properties"]["b"] = json!({});
-            assert!(!merge_leaves_no_value(&inline, &|_| None), "{keyword}");
+            assert_eq!(
+                members_merges_leave_no_value(&inline, &|_| None),
+                names([]),
+                "{keyword}"
+            );
+            let around = json!({
+                "properties": { "c": { "type": ["string", "null"] } },
+                keyword: [{ "additionalProperties": { "type": "integer" } }]
+            });
+            assert_eq!(
+                members_merges_leave_no_value(&around, &|_| None),
+                names(["c"]),
+                "{keyword}"
+            );
         }
         let shared_kind = json!({
             "additionalProperties": { "type": "integer" },
             "anyOf": [{ "properties": { "b": { "type": ["number", "null"] } } }]
         });
-        assert!(!merge_leaves_no_value(&shared_kind, &|_| None));
+        assert_eq!(
+            members_merges_leave_no_value(&shared_kind, &|_| None),
+            names([])
+        );
+    }
+
+    #[test]
+    fn additional_properties_reach_the_members_of_every_piece_merged_with_them() {
+        let absent = |schema: &Value| members_merges_leave_no_value(schema, &|_| None);
+        // From one list's branch to another's, as normalized `anyOf` and `oneOf` side by
+        // side become `allOf` branches.
+        let lists = json!({
+            "allOf": [
+                { "oneOf": [{ "additionalProperties": { "type": "integer" } }, {}] },
+                { "oneOf": [{ "properties": { "b": { "enum": ["x"] } } }, {}] }
+            ]
+        });
+        assert_eq!(absent(&lists), names(["b"]));
+        // Branches of one list are never merged with each other.
+        let siblings = json!({
+            "oneOf": [
+                { "additionalProperties": { "type": "integer" } },
+                { "properties": { "b": { "type": "string" } } }
+            ]
+        });
+        assert_eq!(absent(&siblings), names([]));
+        // Members declared in both pieces are not additional: typify merges what they allow.
+        let declared = json!({
+            "properties": { "a": { "type": "integer" } },
+            "oneOf": [{ "properties": { "a": { "type": "string" } }, "additionalProperties": false }]
+        });
+        assert_eq!(absent(&declared), names([]));
+        // Where merged pieces declare a member apart, typify may leave out whole merges: no
+        // member is accounted for then.
+        let mut apart = json!({
+            "properties": { "a": { "type": "integer" } },
+            "additionalProperties": { "type": "integer" },
+            "oneOf": [{ "properties": { "a": { "type": "string" }, "b": { "type": "string" } } }]
+        });
+        assert_eq!(absent(&apart), names([]));
+        // Only that schema's members: another's elsewhere in the document still count.
+        let beside = json!({
+            "properties": {
+                "x": apart.clone(),
+                "y": {
+                    "additionalProperties": { "type": "integer" },
+                    "anyOf": [{ "properties": { "d": { "type": "string" } } }]
+                }
+            }
+        });
+        assert_eq!(absent(&beside), names(["d"]));
+        apart["oneOf"][0]["properties"]["a"] = json!({ "type": "integer" });
+        assert_eq!(absent(&apart), names(["b"]));
     }
 
     #[test]

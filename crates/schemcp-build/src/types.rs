@@ -27,6 +27,7 @@ use quote::{format_ident, quote};
 use serde_json::{Value, json};
 use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
+use crate::checks::NoValue;
 use crate::names::pascal;
 use crate::normalize::{
     absent_unmeetable_members, closed_tuples, const_as_enum, declare_required_members,
@@ -45,8 +46,9 @@ use crate::recursion::{Merge, copied, copies_itself, merges, unending};
 use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
     canonical, declared_kinds, decode_segment, escape, for_each_ref_mut, for_each_subschema,
-    keyword_place, mark_defaults, mark_nullable_optionals, may_be_null, mentions,
-    merge_leaves_no_value, says_no_value, unescape, untyped_message, untyped_subschemas,
+    keyword_place, mark_defaults, mark_nullable_optionals, may_be_null,
+    members_merges_leave_no_value, mentions, says_no_value, unescape, untyped_message,
+    untyped_subschemas,
 };
 use schemcp_contract::keywords::ANNOTATIONS;
 
@@ -337,14 +339,25 @@ fn generate_copies(
         says_no_value: classes
             .iter()
             .map(|class| {
-                class.members.iter().any(|&m| {
+                class
+                    .members
+                    .iter()
+                    .any(|&m| says_no_value(&members[m].schema))
+            })
+            .collect(),
+        absent_members: classes
+            .iter()
+            .map(|class| {
+                let mut absent = BTreeSet::new();
+                for &m in &class.members {
                     let m = &members[m];
                     let target = |reference: &str| {
                         let (_, index) = m.refs.iter().find(|(r, _)| r == reference)?;
                         Some(&members[*index].schema)
                     };
-                    says_no_value(&m.schema) || merge_leaves_no_value(&m.schema, &target)
-                })
+                    absent.extend(members_merges_leave_no_value(&m.schema, &target));
+                }
+                absent
             })
             .collect(),
         distributed: Mutex::default(),
@@ -1765,6 +1778,10 @@ struct Plan<'a> {
     /// Whether each class's schema rejects every value somewhere ([`says_no_value`]): only
     /// then may typify's type for it hold an enum without variants.
     says_no_value: Vec<bool>,
+    /// The members some merge in each class's schema leaves no value
+    /// ([`members_merges_leave_no_value`]): typify's type for them may be an enum without
+    /// variants.
+    absent_members: Vec<BTreeSet<String>>,
     /// The schemas of the classes converted with every `oneOf` distributed over what stands
     /// beside it ([`distribute_every_one_of`]), because typify's own merge failed on them. Set
     /// while probing, read by every conversion after it.
@@ -2166,7 +2183,15 @@ impl Plan<'_> {
         }
         let tokens = guarded(|| Ok(space.to_stream()))?;
         let says_no_value = reached.iter().any(|&r| self.says_no_value[r]);
-        self.finish(tokens, &|_| says_no_value).map(drop)
+        let absent = reached
+            .iter()
+            .flat_map(|&r| self.absent_members[r].iter().cloned())
+            .collect();
+        let no_value = NoValue {
+            anywhere: &|_| says_no_value,
+            members: &absent,
+        };
+        self.finish(tokens, &no_value).map(drop)
     }
 
     /// `probe`, and where typify fails on class `c`, once more with its `oneOf`s distributed
@@ -2242,9 +2267,14 @@ impl Plan<'_> {
             (0..self.classes.len()).any(|c| self.says_no_value[c] && name.starts_with(&names[c]))
         };
         let says_no_value = |name: &str| if probed { any } else { named_after(name) };
+        let absent = self.absent_members.iter().flatten().cloned().collect();
+        let no_value = NoValue {
+            anywhere: &says_no_value,
+            members: &absent,
+        };
         // Only the final conversion is rendered: `to_stream` is the costliest step for a large
         // set.
-        let file = self.finish(guarded(|| Ok(converted.space.to_stream()))?, &says_no_value)?;
+        let file = self.finish(guarded(|| Ok(converted.space.to_stream()))?, &no_value)?;
         Ok((converted, file))
     }
 
@@ -2272,26 +2302,25 @@ impl Plan<'_> {
         }
         // Rendering can panic too (typify finalizes lazily in places).
         let tokens = guarded(|| Ok(space.to_stream()))?;
-        self.finish(tokens, &|_| self.says_no_value[c]).map(drop)
+        let no_value = NoValue {
+            anywhere: &|_| self.says_no_value[c],
+            members: &self.absent_members[c],
+        };
+        self.finish(tokens, &no_value).map(drop)
     }
 
     /// Parses typify's output and mends what it gets wrong there: enum values given
     /// placeholders (see [`crate::variants`]) are written back, and fields named alike are
     /// numbered (see [`crate::fields`]).
-    /// `says_no_value` says which enums without variants may come from a schema that rejects
-    /// every value somewhere.
-    fn finish(
-        &self,
-        tokens: TokenStream,
-        says_no_value: &dyn Fn(&str) -> bool,
-    ) -> Result<syn::File, String> {
+    /// `no_value` says which enums without variants the schemas account for.
+    fn finish(&self, tokens: TokenStream, no_value: &NoValue<'_>) -> Result<syn::File, String> {
         let mut file = parse_file(tokens)?;
         if self.placeholders {
             crate::variants::restore_values(&mut file)?;
         }
         crate::fields::distinct_fields(&mut file);
         unpoisoned(&self.orders).apply(&mut file);
-        if let Some(refusal) = crate::checks::refusal(&file, says_no_value) {
+        if let Some(refusal) = crate::checks::refusal(&file, no_value) {
             return Err(refusal);
         }
         Ok(file)
