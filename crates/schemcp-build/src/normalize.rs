@@ -240,7 +240,10 @@ fn same_in_generated_code(pattern: &str) -> bool {
 ///   a `String`, and validation enforces the pattern;
 /// - `"format": "float"` (OpenAPI's), which typify types as `f32`: `0.1` came back as
 ///   `0.10000000149011612` and `1e300` as `null`. The number is an `f64`, which holds every
-///   `f32` exactly.
+///   `f32` exactly;
+/// - every `format` typify does not type ([`TYPED_FORMATS`]): the type is the same without
+///   it, but typify merges two different ones into a member without values (a `regex` beside
+///   `additionalProperties` of `uri`s), though a string can be both.
 pub(crate) fn drop_narrower_readings(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
@@ -251,10 +254,35 @@ pub(crate) fn drop_narrower_readings(schema: &mut Value) {
     {
         object.shift_remove("pattern");
     }
-    if object.get("format").is_some_and(|f| f == "float") {
+    let typed = |format: &Value| format.as_str().is_some_and(|f| TYPED_FORMATS.contains(&f));
+    if object
+        .get("format")
+        .is_some_and(|f| f == "float" || !typed(f))
+    {
         object.shift_remove("format");
     }
 }
+
+/// The `format`s typify gives a type of their own: native types for strings, widths for
+/// integers (and `float`, left out above).
+const TYPED_FORMATS: [&str; 16] = [
+    "uuid",
+    "date",
+    "date-time",
+    "ip",
+    "ipv4",
+    "ipv6",
+    "int8",
+    "uint8",
+    "int16",
+    "uint16",
+    "int",
+    "int32",
+    "uint",
+    "uint32",
+    "int64",
+    "uint64",
+];
 
 /// Declares every member a schema requires but does not declare as `{}` (what an undeclared
 /// member may hold), in the schema typify converts. typify merges such a `required` into the
@@ -2431,7 +2459,7 @@ mod tests {
     }
 
     #[test]
-    fn patterns_the_generated_code_reads_differently_are_left_to_validation() {
+    fn patterns_and_formats_the_generated_code_reads_differently_are_left_to_validation() {
         let mut schema = json!({
             "type": "object",
             "properties": {
@@ -2441,7 +2469,11 @@ mod tests {
                     "type": "object",
                     "patternProperties": { "^\\p{digit}+$": { "type": "string" } },
                     "additionalProperties": false
-                }
+                },
+                "link": { "type": "string", "format": "uri" },
+                "id": { "type": "string", "format": "uuid" },
+                "count": { "type": "integer", "format": "int32" },
+                "ratio": { "type": "number", "format": "float" }
             }
         });
         drop_narrower_readings(&mut schema);
@@ -2451,7 +2483,11 @@ mod tests {
             json!({
                 "word": { "type": "string" },
                 "code": { "type": "string", "pattern": "^[A-Z]{3}$" },
-                "keys": { "type": "object", "additionalProperties": {} }
+                "keys": { "type": "object", "additionalProperties": {} },
+                "link": { "type": "string" },
+                "id": { "type": "string", "format": "uuid" },
+                "count": { "type": "integer", "format": "int32" },
+                "ratio": { "type": "number" }
             })
         );
     }

@@ -1677,6 +1677,41 @@ fn a_member_a_branchs_additional_properties_rule_out_is_typed_as_absent() {
 }
 
 #[test]
+fn a_member_written_as_a_reference_is_absent_where_additional_properties_rule_it_out() {
+    // Renovate's shape: `p` is the root again with string values beside it. The root's `p`,
+    // an object, is an additional property there, so a string: absent. By the time typify
+    // reads it, `p` is a reference to a reference to the root, and says no `type` itself.
+    let p = json!({ "type": "object", "additionalProperties": { "type": "string" }, "$ref": "#" });
+    let input = json!({
+        "type": "object",
+        "properties": { "p": p, "e": { "type": "string", "format": "regex" } }
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input.clone(), None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let inner = item(&code, "struct", "TInputP");
+    assert!(
+        has(inner, "pub p: ::std::option::Option<TInputPP>,"),
+        "{inner}"
+    );
+    assert!(has(&code, "pub enum TInputPP {}"), "{code}");
+    // With URIs beside it, typify gave the root's `e`, a regular expression, no value in `p`
+    // (two formats it could not merge), though a string can be both: formats that do not
+    // change the type are left to validation.
+    let mut uris = input;
+    uris["properties"]["p"]["additionalProperties"]["format"] = json!("uri");
+    let (code, warnings) = generate(&builder(), &[tool("t", uris, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let inner = item(&code, "struct", "TInputP");
+    assert!(
+        has(
+            inner,
+            "pub e: ::std::option::Option<::std::string::String>,"
+        ),
+        "{inner}"
+    );
+}
+
+#[test]
 fn an_enum_without_variants_beside_members_declared_apart_is_refused() {
     // `c` has no value anywhere (`additionalProperties` around makes it an integer), but `a`
     // and `b` are declared apart by pieces typify merges, and typify leaves out the merge of

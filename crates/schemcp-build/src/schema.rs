@@ -207,16 +207,22 @@ type Kinds<'k> = dyn Fn(&Value) -> Option<BTreeSet<String>> + 'k;
 
 /// The kinds of value `member` allows
 /// ([`allowed_kinds`](crate::normalize::allowed_kinds)), or where it says none itself, those
-/// of the schema its `$ref` names: a member whose `type` is its reference's is written as the
-/// reference alone by then.
+/// of the schema its `$ref` names, and so on: a member whose `type` is its reference's is
+/// written as the reference alone by then.
 fn member_kinds<'a>(
     member: &Value,
     target: &dyn Fn(&str) -> Option<&'a Value>,
 ) -> Option<BTreeSet<String>> {
-    crate::normalize::allowed_kinds(member).or_else(|| {
-        let referenced = target(member.get("$ref")?.as_str()?)?;
-        crate::normalize::allowed_kinds(referenced)
-    })
+    // References may go round; a chain this long says nothing of kinds anyway.
+    const FOLLOWED: usize = 8;
+    let mut schema = member;
+    for _ in 0..FOLLOWED {
+        if let Some(kinds) = crate::normalize::allowed_kinds(schema) {
+            return Some(kinds);
+        }
+        schema = target(schema.get("$ref")?.as_str()?)?;
+    }
+    None
 }
 
 /// An object schema typify merges into a type, with the alternatives taken to reach it: the

@@ -345,21 +345,7 @@ fn generate_copies(
                     .any(|&m| says_no_value(&members[m].schema))
             })
             .collect(),
-        absent_members: classes
-            .iter()
-            .map(|class| {
-                let mut absent = BTreeSet::new();
-                for &m in &class.members {
-                    let m = &members[m];
-                    let target = |reference: &str| {
-                        let (_, index) = m.refs.iter().find(|(r, _)| r == reference)?;
-                        Some(&members[*index].schema)
-                    };
-                    absent.extend(members_merges_leave_no_value(&m.schema, &target));
-                }
-                absent
-            })
-            .collect(),
+        absent_members: absent_members(&members, &classes),
         distributed: Mutex::default(),
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
@@ -2383,6 +2369,33 @@ fn unsupported(member: &Member, message: &str) -> Problem {
                 .into(),
         ),
     }
+}
+
+/// For each class, the members some merge in its schemas leaves no value
+/// ([`members_merges_leave_no_value`]). A reference resolves through any member of the same
+/// tool: a member written as a reference alone may name a definition its own schema does not.
+fn absent_members(members: &[Member], classes: &[Class]) -> Vec<BTreeSet<String>> {
+    let mut by_tool: BTreeMap<(usize, &str), usize> = BTreeMap::new();
+    for member in members {
+        for (reference, target) in &member.refs {
+            by_tool.insert((member.tool, reference), *target);
+        }
+    }
+    classes
+        .iter()
+        .map(|class| {
+            let mut absent = BTreeSet::new();
+            for &m in &class.members {
+                let tool = members[m].tool;
+                let target = |reference: &str| {
+                    let index = by_tool.get(&(tool, reference))?;
+                    Some(&members[*index].schema)
+                };
+                absent.extend(members_merges_leave_no_value(&members[m].schema, &target));
+            }
+            absent
+        })
+        .collect()
 }
 
 /// Marks each member's optional members that may be `null` ([`mark_nullable_optionals`]),
