@@ -170,18 +170,37 @@ pub(crate) fn members_merges_leave_no_value<'a>(
     target: &dyn Fn(&str) -> Option<&'a Value>,
 ) -> BTreeSet<String> {
     let mut absent = BTreeSet::new();
-    collect_merge_absent(schema, target, &mut absent);
+    collect_merge_absent(schema, true, target, &mut absent);
     absent
 }
 
+/// Reads `schema` as one type's merge where it `holds` it; an `allOf`/`anyOf`/`oneOf` branch
+/// does not: its pieces are read with those of the schema holding it, gate included.
 fn collect_merge_absent<'a>(
     schema: &'a Value,
+    holds: bool,
     target: &dyn Fn(&str) -> Option<&'a Value>,
     absent: &mut BTreeSet<String>,
 ) {
     let Value::Object(object) = schema else {
         return;
     };
+    if holds {
+        absent_in_merge(object, target, absent);
+    }
+    for (keyword, value) in object {
+        for child in subschemas(keyword, value) {
+            collect_merge_absent(child, !merged(keyword), target, absent);
+        }
+    }
+}
+
+/// Adds to `absent` what the merge of `object`'s pieces leaves no value.
+fn absent_in_merge<'a>(
+    object: &'a serde_json::Map<String, Value>,
+    target: &dyn Fn(&str) -> Option<&'a Value>,
+    absent: &mut BTreeSet<String>,
+) {
     let mut pieces = Vec::new();
     collect_pieces(object, &mut Vec::new(), &mut 0, target, &mut pieces);
     let merged: Vec<(&Piece<'_>, &Piece<'_>)> = pieces
@@ -190,26 +209,23 @@ fn collect_merge_absent<'a>(
         .flat_map(|(i, p)| pieces[i + 1..].iter().map(move |q| (p, q)))
         .filter(|(p, q)| p.merges_with(q))
         .collect();
-    let kinds = |member: &Value| member_kinds(member, target);
+    let kinds = |member: &Value| kinds_through_refs(member, target);
     if !merged.iter().any(|(p, q)| p.conflicts_with(q, &kinds)) {
         for (p, q) in merged {
             p.leaves_no_value_with(q, &kinds, absent);
             q.leaves_no_value_with(p, &kinds, absent);
         }
     }
-    for (keyword, value) in object {
-        subschemas(keyword, value).for_each(|child| collect_merge_absent(child, target, absent));
-    }
 }
 
-/// The kinds of value a member schema allows, as [`member_kinds`] reads them.
+/// The kinds of value a member schema allows, as [`kinds_through_refs`] reads them.
 type Kinds<'k> = dyn Fn(&Value) -> Option<BTreeSet<String>> + 'k;
 
 /// The kinds of value `member` allows
 /// ([`allowed_kinds`](crate::normalize::allowed_kinds)), or where it says none itself, those
 /// of the schema its `$ref` names, and so on: a member whose `type` is its reference's is
 /// written as the reference alone by then.
-fn member_kinds<'a>(
+fn kinds_through_refs<'a>(
     member: &Value,
     target: &dyn Fn(&str) -> Option<&'a Value>,
 ) -> Option<BTreeSet<String>> {
@@ -1571,6 +1587,13 @@ mod tests {
             }
         });
         assert_eq!(absent(&beside), names(["d"]));
+        // Nor do the branches merged into such a schema, read on their own.
+        let mut inner = apart.clone();
+        inner["oneOf"].as_array_mut().unwrap().push(json!({
+            "additionalProperties": { "type": "integer" },
+            "allOf": [{ "properties": { "d": { "type": "string" } } }]
+        }));
+        assert_eq!(absent(&inner), names([]));
         apart["oneOf"][0]["properties"]["a"] = json!({ "type": "integer" });
         assert_eq!(absent(&apart), names(["b"]));
     }
