@@ -37,6 +37,7 @@
 //! the line and the column. Nothing becomes `serde_json::Value` silently; opt in with
 //! [`Builder::fallback_to_value`].
 
+mod branch_kinds;
 mod checks;
 mod emit;
 mod examples;

@@ -1842,3 +1842,43 @@ fn a_nullable_member_is_one_member_in_the_branches_beside_it() {
         assert!(has(&code, "pub struct TInput {"), "{input}: {code}");
     }
 }
+
+#[test]
+fn keywords_beside_a_union_of_typed_branches_type_the_branches_of_their_kind() {
+    // GitLab CI's `workflow.rules` items and Azure Pipelines' `phaseTargetMatrix`: no `type`,
+    // but a union that says the kinds, and object keywords beside it. Both were
+    // `serde_json::Value`, with a warning that they accepted every kind of value.
+    let input = object(json!({
+        "rule": {
+            "anyOf": [
+                { "type": "object" },
+                { "type": "array", "minItems": 1, "items": { "type": "string" } }
+            ],
+            "properties": { "when": { "type": "string" } },
+            "additionalProperties": false
+        },
+        "matrix": {
+            "anyOf": [{ "type": "object", "additionalProperties": true }, { "type": "string" }],
+            "minProperties": 1,
+            "patternProperties": { "^[a-z]+$": { "type": "integer" } }
+        }
+    }));
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let rule = item(&code, "enum", "TInputRule");
+    assert!(
+        has(
+            rule,
+            "Object { #[serde(skip_serializing_if = \"::std::option::Option::is_none\")] \
+             when: ::std::option::Option<::std::string::String>, },"
+        ),
+        "{rule}"
+    );
+    assert!(
+        has(rule, "Array(::std::vec::Vec<::std::string::String>),"),
+        "{rule}"
+    );
+    let matrix = item(&code, "enum", "TInputMatrix");
+    assert!(has(matrix, "String(::std::string::String),"), "{matrix}");
+    assert!(has(matrix, "serde_json::Map<"), "{matrix}");
+}

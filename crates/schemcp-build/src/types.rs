@@ -27,6 +27,7 @@ use quote::{format_ident, quote};
 use serde_json::{Value, json};
 use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
+use crate::branch_kinds::kind_keywords_into_branches;
 use crate::checks::NoValue;
 use crate::names::pascal;
 use crate::normalize::{
@@ -848,6 +849,7 @@ fn collect_schema(
         single_branches_as_all_of(&mut member.schema);
         drop_opaque_nots(&mut member.schema);
         const_as_enum(&mut member.schema);
+        kind_keywords_into_branches(&mut member.schema, &kinds_of);
         fold_value_branches(&mut member.schema);
         narrow_listed_members(&mut member.schema);
         absent_unmeetable_members(&mut member.schema);

@@ -1,0 +1,251 @@
+//! Keywords for one kind of value written beside the `anyOf`/`oneOf` that says the kinds.
+//!
+//! Real schemas often say a value's kinds in a union and its object (or array, string, number)
+//! keywords beside it. GitLab CI's `workflow.rules` items:
+//!
+//! ```json
+//! {"anyOf": [{"type": "object"}, {"type": "array", "items": {"type": "string"}}],
+//!  "properties": {"when": {"enum": ["always", "never"]}}, "additionalProperties": false}
+//! ```
+//!
+//! The schema has no `type`, but its union only lets objects and arrays through, and the
+//! keywords beside it apply to the objects. Read as they stand, the keywords would make typify
+//! pick one kind for the whole schema, so the generator used to give up on it (a
+//! `serde_json::Value`). Written into the branches of their kinds, each branch is a schema
+//! typify reads: the object branch a struct, the array branch a `Vec`.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use schemcp_contract::keywords::{ANNOTATIONS, VOCABULARY};
+
+use crate::normalize::allowed_kinds;
+use crate::schema::{for_each_child_mut, keyword_kind};
+
+/// Rewrites, in the copy of a schema the generator converts, every schema without `type` that
+/// holds keywords for one kind of value beside an `anyOf` or `oneOf` whose branches each say
+/// their kinds, `{K, "anyOf": [B1, .., Bn]}`, to `{"anyOf": [B1 ∧ K1, .., Bn ∧ Kn]}`, where `Ki`
+/// is the part of `K` for the kinds `Bi` allows (merged into `Bi`, or beside it in an `allOf`
+/// where `Bi` is a reference or already has one of those keywords).
+///
+/// The two accept the same values. A keyword for one kind accepts every value of another, so
+/// `Bi ∧ K` is `Bi ∧ Ki`; and a value matches `K` and some (exactly one) `Bi` exactly when it
+/// matches some (exactly one) `Bi ∧ K`. Annotations and definitions stay where they are.
+///
+/// Left as it is where a branch does not say its kinds (no `type`, `enum` or reference to a
+/// definition with a `type`), beside keywords that see which members or items the branches
+/// evaluate (`unevaluatedProperties`, `unevaluatedItems`) or apply to the value in other ways
+/// (`allOf`, `not`, `if`, a `$ref`, ...), since moved into one branch they would read it
+/// alone, and where a branch has an `unevaluated*` keyword, which would see what moved in.
+/// `kinds_of(reference)` is the kinds a definition's `type` allows.
+pub(crate) fn kind_keywords_into_branches(
+    schema: &mut Value,
+    kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
+) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut |child| {
+        kind_keywords_into_branches(child, kinds_of)
+    });
+    let union = match (object.get("anyOf"), object.get("oneOf")) {
+        (Some(Value::Array(_)), None) => "anyOf",
+        (None, Some(Value::Array(_))) => "oneOf",
+        _ => return,
+    };
+    let moved: Vec<String> = object
+        .keys()
+        .filter(|k| keyword_kind(k).is_some())
+        .cloned()
+        .collect();
+    let stays = |keyword: &str| {
+        keyword == union
+            || matches!(keyword, "$defs" | "definitions")
+            || ANNOTATIONS.contains(&keyword)
+            || !VOCABULARY.contains(&keyword)
+    };
+    let only_these = object
+        .keys()
+        .all(|k| stays(k) || moved.contains(k) && !k.starts_with("unevaluated"));
+    if moved.is_empty() || !only_these {
+        return;
+    }
+    let Some(Value::Array(branches)) = object.get(union) else {
+        return;
+    };
+    // A branch's own `unevaluated*` keyword would see the members or items moved in.
+    let evaluating = |branch: &Value| {
+        branch
+            .as_object()
+            .is_some_and(|b| b.keys().any(|k| k.starts_with("unevaluated")))
+    };
+    if branches.iter().any(evaluating) {
+        return;
+    }
+    let Some(kinds) = branches
+        .iter()
+        .map(|branch| branch_kinds(branch, kinds_of))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return;
+    };
+    let keywords: Vec<(String, Value)> = moved
+        .iter()
+        .filter_map(|k| Some((k.clone(), object.shift_remove(k)?)))
+        .collect();
+    let Some(Value::Array(branches)) = object.get_mut(union) else {
+        return;
+    };
+    for (branch, kinds) in branches.iter_mut().zip(kinds) {
+        let applies = |keyword: &str| {
+            keyword_kind(keyword).is_some_and(|kind| {
+                kinds.contains(kind) || kind == "number" && kinds.contains("integer")
+            })
+        };
+        let own: serde_json::Map<String, Value> = keywords
+            .iter()
+            .filter(|(k, _)| applies(k))
+            .cloned()
+            .collect();
+        if own.is_empty() {
+            continue;
+        }
+        match branch {
+            Value::Object(inline)
+                if !inline.contains_key("$ref") && own.keys().all(|k| !inline.contains_key(k)) =>
+            {
+                inline.extend(own);
+            }
+            _ => {
+                let alone = std::mem::take(branch);
+                *branch = serde_json::json!({ "allOf": [alone, Value::Object(own)] });
+            }
+        }
+    }
+}
+
+/// The kinds of value `branch` allows, where it says them: a `type`, an `enum`, a reference to
+/// a definition with a `type`, or `false` (none).
+fn branch_kinds(
+    branch: &Value,
+    kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
+) -> Option<BTreeSet<String>> {
+    allowed_kinds(branch).or_else(|| {
+        let object = branch.as_object()?;
+        let reference = object.get("$ref")?.as_str()?;
+        kinds_of(reference)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn rewritten(mut schema: Value) -> Value {
+        let kinds_of = |reference: &str| {
+            (reference == "#/$defs/Text").then(|| BTreeSet::from(["string".to_string()]))
+        };
+        kind_keywords_into_branches(&mut schema, &kinds_of);
+        schema
+    }
+
+    #[test]
+    fn keywords_beside_a_union_go_to_the_branches_of_their_kind() {
+        let gitlab = json!({
+            "description": "A rule.",
+            "anyOf": [
+                { "type": "object" },
+                { "type": "array", "minItems": 1, "items": { "type": "string" } }
+            ],
+            "properties": { "when": { "type": "string" } },
+            "additionalProperties": false
+        });
+        assert_eq!(
+            rewritten(gitlab),
+            json!({
+                "description": "A rule.",
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "properties": { "when": { "type": "string" } },
+                        "additionalProperties": false
+                    },
+                    { "type": "array", "minItems": 1, "items": { "type": "string" } }
+                ]
+            })
+        );
+        // GitHub's `eventObject`: an object or `null`.
+        assert_eq!(
+            rewritten(json!({
+                "oneOf": [{ "type": "object" }, { "type": "null" }],
+                "additionalProperties": true
+            })),
+            json!({
+                "oneOf": [{ "type": "object", "additionalProperties": true }, { "type": "null" }]
+            })
+        );
+    }
+
+    #[test]
+    fn a_branch_that_already_has_the_keyword_or_is_a_reference_gets_an_all_of() {
+        let schema = json!({
+            "oneOf": [
+                { "type": "string", "maxLength": 9 },
+                { "$ref": "#/$defs/Text" },
+                { "enum": [1, 2] },
+                false
+            ],
+            "maxLength": 3,
+            "minimum": 1
+        });
+        assert_eq!(
+            rewritten(schema),
+            json!({
+                "oneOf": [
+                    { "allOf": [{ "type": "string", "maxLength": 9 }, { "maxLength": 3 }] },
+                    { "allOf": [{ "$ref": "#/$defs/Text" }, { "maxLength": 3 }] },
+                    { "enum": [1, 2], "minimum": 1 },
+                    false
+                ]
+            })
+        );
+    }
+
+    #[test]
+    fn a_union_that_does_not_say_every_kind_is_left_as_it_is() {
+        for schema in [
+            // A branch of open kind, and a reference to a definition without `type`.
+            json!({ "anyOf": [{ "type": "object" }, { "minLength": 1 }], "properties": {} }),
+            json!({ "anyOf": [{ "type": "object" }, true], "properties": {} }),
+            json!({ "anyOf": [{ "$ref": "#/$defs/Open" }], "properties": {} }),
+            // Keywords that read what the branches evaluate, or apply beside them.
+            json!({ "anyOf": [{ "type": "object" }], "unevaluatedProperties": false }),
+            json!({ "anyOf": [{ "type": "object" }], "properties": {}, "not": {} }),
+            json!({ "anyOf": [{ "type": "object" }], "properties": {}, "type": "object" }),
+            // A branch that reads what is evaluated beside it.
+            json!({ "anyOf": [{ "type": "object", "unevaluatedProperties": false }], "properties": {} }),
+            // Both unions, or nothing to move.
+            json!({ "anyOf": [{ "type": "object" }], "oneOf": [{ "type": "object" }], "required": [] }),
+            json!({ "anyOf": [{ "type": "object" }], "title": "T" }),
+        ] {
+            assert_eq!(rewritten(schema.clone()), schema);
+        }
+    }
+
+    #[test]
+    fn nested_schemas_are_rewritten_too() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "a": { "anyOf": [{ "type": "object" }, { "type": "string" }], "required": ["x"] }
+            }
+        });
+        assert_eq!(
+            rewritten(schema)["properties"]["a"],
+            json!({ "anyOf": [{ "type": "object", "required": ["x"] }, { "type": "string" }] })
+        );
+    }
+}
