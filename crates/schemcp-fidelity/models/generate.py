@@ -1,29 +1,33 @@
-"""Writes the models corpus: the JSON Schemas pydantic writes for the kinds of models MCP tools
-take and return (the Python SDK derives every tool's `inputSchema` and `outputSchema` from
-them), in the JSON-Schema-Test-Suite's format, one file per topic.
+"""Writes the models corpus: the JSON Schemas pydantic and zod write for the kinds of models MCP
+tools take and return (the Python SDK derives every tool's `inputSchema` and `outputSchema` from
+pydantic models, the TypeScript SDK from zod schemas), in the JSON-Schema-Test-Suite's format,
+one file per topic (`models_zod.json` from zod.mjs).
 
-Each group is one model's schema (`model_json_schema()`, in validation mode, and in
-serialization mode where that differs), with the instances pydantic itself writes for sample
-values (`model_dump(mode="json")`, in full and as a client would send them, without what it
-left unset), and mutations of them (a member of another kind, a required member left out, an
-unknown member added). Every instance is labelled by Python's `jsonschema`, not by pydantic: the
-schema is the contract.
+Each group is one model's schema (pydantic's `model_json_schema()` in validation mode, and in
+serialization mode where that differs; zod's `z.toJSONSchema` for input and for output), with
+the instances the library itself writes for sample values (pydantic's `model_dump(mode="json")`,
+in full and as a client would send them, without what it left unset; zod's parsed values and
+the values as sent), and mutations of them (a member of another kind, a required member left
+out, an unknown member added). Every instance is labelled by Python's `jsonschema`, not by the
+library: the schema is the contract.
 
 tests/models.rs runs the fidelity harness over this corpus. The corpus is committed, so the test
 depends neither on this script nor on Python; to regenerate it (with pydantic 2.14.4 and
-jsonschema 4.26.0, as in the interop virtualenv `./scripts/test` makes):
+jsonschema 4.26.0, as in the interop virtualenv `./scripts/test` makes, and node with zod 4.6.7,
+as in the interop node folder it makes):
 
-    target/interop/venv/bin/python crates/schemcp-fidelity/models/generate.py crates/schemcp-fidelity/models/corpus
+    target/interop/venv/bin/python crates/schemcp-fidelity/models/generate.py crates/schemcp-fidelity/models/corpus target/interop/node
 
 and update the floors in tests/models.rs to what the harness then measures.
 """
 
-import copy
 import datetime
 import decimal
 import enum
 import ipaddress
 import json
+import os
+import subprocess
 import sys
 import uuid
 from typing import Annotated, Any, Generic, Literal, Optional, TypeVar, Union
@@ -389,46 +393,60 @@ def mutations(instance):
     return out
 
 
-def groups_for(model, samples):
-    adapter = model
-    name = model.__name__
+def pydantic_groups(model, samples):
+    """One group per schema pydantic writes for `model`, with the instances it writes."""
     schemas = {"validation": model.model_json_schema(mode="validation")}
     serialization = model.model_json_schema(mode="serialization")
     if serialization != schemas["validation"]:
         schemas["serialization"] = serialization
     dumped = []
     for sample in samples:
-        value = adapter.model_validate(sample)
-        for how, dump in [
-            ("in full", value.model_dump(mode="json", by_alias=True)),
-            ("as sent", value.model_dump(mode="json", by_alias=True, exclude_unset=True)),
-        ]:
-            if all(dump != d for _, d in dumped):
-                dumped.append((how, dump))
+        value = model.model_validate(sample)
+        dumped.append(("in full", value.model_dump(mode="json", by_alias=True)))
+        dumped.append(("as sent", value.model_dump(mode="json", by_alias=True, exclude_unset=True)))
+    return [labelled(f"{model.__name__} ({mode})", schema, dumped) for mode, schema in schemas.items()]
+
+
+def labelled(name, schema, dumped):
+    """A group: `schema` with the instances `dumped` and their mutations, labelled by
+    `jsonschema`."""
+    validator = Draft202012Validator(schema)
+    tests = []
+    seen = []
+
+    def add(description, data):
+        if any(data == s for s in seen):
+            return
+        seen.append(data)
+        tests.append({"description": description, "data": data, "valid": validator.is_valid(data)})
+
+    for how, dump in dumped:
+        add(f"{name} {how}: {json.dumps(dump)[:80]}", dump)
+    for how, dump in dumped:
+        for what, mutated in mutations(dump):
+            add(f"{name} with {what}", mutated)
+    return {"description": name, "schema": schema, "tests": tests}
+
+
+def zod_groups(node_dir):
+    """The groups of zod.mjs: zod 4's schemas for input and output, with the values as zod
+    parses them and as they were sent."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "zod.mjs")
+    printed = subprocess.run(["node", script, node_dir], check=True, capture_output=True).stdout
     groups = []
-    for mode, schema in schemas.items():
-        validator = Draft202012Validator(schema)
-        tests = []
-        seen = []
-        def add(description, data):
-            if any(data == s for s in seen):
-                return
-            seen.append(data)
-            tests.append({"description": description, "data": data, "valid": validator.is_valid(data)})
-        for how, dump in dumped:
-            add(f"{name} {how}: {json.dumps(dump)[:80]}", dump)
-        for how, dump in dumped:
-            for what, mutated in mutations(dump):
-                add(f"{name} with {what}", mutated)
-        groups.append({"description": f"{name} ({mode})", "schema": schema, "tests": tests})
+    for entry in json.loads(printed):
+        dumped = [("parsed", s) for s in entry["samples"]] + [("as sent", s) for s in entry["sent"]]
+        groups.append(labelled(f"{entry['name']} ({entry['mode']})", entry["schema"], dumped))
     return groups
 
 
-def main(out_dir):
-    for topic, models in TOPICS.items():
-        groups = []
-        for model, samples in models.items():
-            groups.extend(groups_for(model, samples))
+def main(out_dir, node_dir):
+    topics = {
+        topic: [g for model, samples in models.items() for g in pydantic_groups(model, samples)]
+        for topic, models in TOPICS.items()
+    }
+    topics["models_zod"] = zod_groups(node_dir)
+    for topic, groups in topics.items():
         with open(f"{out_dir}/{topic}.json", "w") as f:
             json.dump(groups, f, indent=1, sort_keys=False)
             f.write("\n")
@@ -438,4 +456,4 @@ def main(out_dir):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else "target/interop/node")

@@ -1,9 +1,11 @@
-//! The fidelity harness on the models corpus (`models/corpus`, written by `models/generate.py`):
-//! the schemas pydantic writes for the kinds of models MCP tools take and return (the Python
-//! SDK derives every tool's schemas from them): constraints, dates, UUIDs, addresses, URLs and
-//! decimals, collections and tuples, enums and literals, nested, optional, recursive and generic
-//! models, discriminated and plain unions, aliases that are Rust keywords or collide, closed and
-//! open models, computed fields and examples; each with the instances pydantic writes for it.
+//! The fidelity harness on the models corpus (`models/corpus`, written by `models/generate.py`
+//! and `models/zod.mjs`): the schemas pydantic and zod write for the kinds of models MCP tools
+//! take and return (the Python SDK derives every tool's schemas from pydantic models, the
+//! TypeScript SDK from zod schemas): constraints, dates, UUIDs, addresses, URLs and decimals,
+//! collections and tuples, enums and literals, nested, optional, recursive and generic models,
+//! discriminated and plain unions, intersections, aliases that are Rust keywords or collide,
+//! closed and open models, computed fields and examples; each with the instances the library
+//! writes for it.
 //!
 //! Every group is typed, with nothing degraded, every valid instance accepted and every invalid
 //! one rejected. What does not come back unchanged differs only in the two documented ways: a
@@ -18,10 +20,10 @@ use schemcp_fidelity::{Generation, Side, difference, json_equal, rows};
 use serde_json::Value;
 
 /// Measured on this corpus (input and output alike).
-const FAITHFUL: usize = 158;
+const FAITHFUL: usize = 250;
 
 #[test]
-fn generator_fidelity_on_pydantic_models() {
+fn generator_fidelity_on_pydantic_and_zod_models() {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../..")
         .canonicalize()
@@ -30,8 +32,8 @@ fn generator_fidelity_on_pydantic_models() {
         schemcp_fidelity::run_for_tests(&repo, repo.join("crates/schemcp-fidelity/models/corpus"))
             .unwrap();
     let (_, total) = rows(&results);
-    assert_eq!(total.groups, 23, "the committed corpus has 23 groups");
-    assert_eq!((total.valid, total.invalid), (295, 427));
+    assert_eq!(total.groups, 39, "the committed corpus has 39 groups");
+    assert_eq!((total.valid, total.invalid), (413, 683));
     for s in 0..2 {
         assert_eq!(total.accepted[s], total.valid, "side {s}");
         assert_eq!(total.rejected[s], total.invalid, "side {s}");
