@@ -27,7 +27,8 @@ use crate::schema::{for_each_child_mut, keyword_kind};
 /// holds keywords for one kind of value beside an `anyOf` or `oneOf` whose branches each say
 /// their kinds, `{K, "anyOf": [B1, .., Bn]}`, to `{"anyOf": [B1 ∧ K1, .., Bn ∧ Kn]}`, where `Ki`
 /// is the part of `K` for the kinds `Bi` allows (merged into `Bi`, or beside it in an `allOf`
-/// where `Bi` is a reference or already has one of those keywords).
+/// where `Bi` is a reference, or has one of those keywords or one they would read differently
+/// there, see [`apart`]).
 ///
 /// The two accept the same values. A keyword for one kind accepts every value of another, so
 /// `Bi ∧ K` is `Bi ∧ Ki`; and a value matches `K` and some (exactly one) `Bi` exactly when it
@@ -112,9 +113,7 @@ pub(crate) fn kind_keywords_into_branches(
             continue;
         }
         match branch {
-            Value::Object(inline)
-                if !inline.contains_key("$ref") && own.keys().all(|k| !inline.contains_key(k)) =>
-            {
+            Value::Object(inline) if !inline.contains_key("$ref") && apart(inline, &own) => {
                 inline.extend(own);
             }
             _ => {
@@ -123,6 +122,39 @@ pub(crate) fn kind_keywords_into_branches(
             }
         }
     }
+}
+
+/// Keywords whose meaning depends on others in the same schema: `additionalProperties` applies
+/// to the members `properties` and `patternProperties` do not name, `items` to the items past
+/// `prefixItems`, `minContains` counts what `contains` matches.
+const DEPENDENT: [(&str, &[&str]); 6] = [
+    ("additionalProperties", &["properties", "patternProperties"]),
+    (
+        "unevaluatedProperties",
+        &["properties", "patternProperties", "additionalProperties"],
+    ),
+    ("items", &["prefixItems"]),
+    ("unevaluatedItems", &["prefixItems", "items", "contains"]),
+    ("minContains", &["contains"]),
+    ("maxContains", &["contains"]),
+];
+
+/// Whether `moved` can be written into `branch` and mean the same there: no keyword of `moved`
+/// is in `branch`, and neither holds a keyword that would read one of the other's
+/// ([`DEPENDENT`]). Merged into a branch with `properties`, an `additionalProperties: false`
+/// would let those members through; beside it, in an `allOf`, it does not. One that accepts
+/// every value (`true`, `{}`) reads nothing.
+fn apart(branch: &serde_json::Map<String, Value>, moved: &serde_json::Map<String, Value>) -> bool {
+    let accepts_all = |value: &Value| {
+        *value == Value::Bool(true) || value.as_object().is_some_and(|o| o.is_empty())
+    };
+    let reads = |a: &serde_json::Map<String, Value>, b: &serde_json::Map<String, Value>| {
+        DEPENDENT.iter().any(|(dependent, on)| {
+            a.get(*dependent).is_some_and(|value| !accepts_all(value))
+                && on.iter().any(|k| b.contains_key(*k))
+        })
+    };
+    moved.keys().all(|k| !branch.contains_key(k)) && !reads(branch, moved) && !reads(moved, branch)
 }
 
 /// The kinds of value `branch` allows, where it says them: a `type`, an `enum`, a reference to
@@ -210,6 +242,55 @@ mod tests {
                     { "enum": [1, 2], "minimum": 1 },
                     false
                 ]
+            })
+        );
+    }
+
+    #[test]
+    fn keywords_that_read_each_other_are_not_merged_into_one_schema() {
+        // Merged, the `additionalProperties: false` beside would let the branch's `a` through;
+        // the schema allows objects without members only.
+        let schema = json!({
+            "anyOf": [
+                { "type": "object", "properties": { "a": {} } },
+                { "type": "array", "prefixItems": [{ "type": "string" }] },
+                { "type": "string" }
+            ],
+            "additionalProperties": false,
+            "items": { "type": "integer" },
+            "maxLength": 2
+        });
+        assert_eq!(
+            rewritten(schema),
+            json!({
+                "anyOf": [
+                    {
+                        "allOf": [
+                            { "type": "object", "properties": { "a": {} } },
+                            { "additionalProperties": false }
+                        ]
+                    },
+                    {
+                        "allOf": [
+                            { "type": "array", "prefixItems": [{ "type": "string" }] },
+                            { "items": { "type": "integer" } }
+                        ]
+                    },
+                    { "type": "string", "maxLength": 2 }
+                ]
+            })
+        );
+        // `additionalProperties: true` reads nothing: Azure Pipelines' `phaseTargetMatrix`.
+        let azure = json!({
+            "anyOf": [{ "type": "object", "additionalProperties": true }, { "type": "string" }],
+            "patternProperties": { "^[a-z]+$": { "type": "integer" } }
+        });
+        assert_eq!(
+            rewritten(azure)["anyOf"][0],
+            json!({
+                "type": "object",
+                "additionalProperties": true,
+                "patternProperties": { "^[a-z]+$": { "type": "integer" } }
             })
         );
     }
