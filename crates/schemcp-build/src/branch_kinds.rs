@@ -18,10 +18,8 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use schemcp_contract::keywords::{ANNOTATIONS, VOCABULARY};
-
-use crate::normalize::allowed_kinds;
-use crate::schema::{for_each_child_mut, keyword_kind};
+use crate::normalize::{allowed_kinds, stays_around};
+use crate::schema::{constrains, for_each_child_mut, keyword_kind};
 
 /// Rewrites, in the copy of a schema the generator converts, every schema without `type` that
 /// holds keywords for one kind of value beside an `anyOf` or `oneOf` whose branches each say
@@ -55,33 +53,26 @@ pub(crate) fn kind_keywords_into_branches(
         (None, Some(Value::Array(_))) => "oneOf",
         _ => return,
     };
+    // `unevaluated*` read what the branches evaluate: moved into one, or beside what moved
+    // in, they would read something else.
+    let evaluating = |schema: &serde_json::Map<String, Value>| {
+        schema.keys().any(|k| k.starts_with("unevaluated"))
+    };
     let moved: Vec<String> = object
         .keys()
         .filter(|k| keyword_kind(k).is_some())
         .cloned()
         .collect();
-    let stays = |keyword: &str| {
-        keyword == union
-            || matches!(keyword, "$defs" | "definitions")
-            || ANNOTATIONS.contains(&keyword)
-            || !VOCABULARY.contains(&keyword)
-    };
     let only_these = object
         .keys()
-        .all(|k| stays(k) || moved.contains(k) && !k.starts_with("unevaluated"));
-    if moved.is_empty() || !only_these {
+        .all(|k| k == union || stays_around(k) || moved.contains(k));
+    if moved.is_empty() || !only_these || evaluating(object) {
         return;
     }
     let Some(Value::Array(branches)) = object.get(union) else {
         return;
     };
-    // A branch's own `unevaluated*` keyword would see the members or items moved in.
-    let evaluating = |branch: &Value| {
-        branch
-            .as_object()
-            .is_some_and(|b| b.keys().any(|k| k.starts_with("unevaluated")))
-    };
-    if branches.iter().any(evaluating) {
+    if branches.iter().filter_map(Value::as_object).any(evaluating) {
         return;
     }
     let Some(kinds) = branches
@@ -99,11 +90,8 @@ pub(crate) fn kind_keywords_into_branches(
         return;
     };
     for (branch, kinds) in branches.iter_mut().zip(kinds) {
-        let applies = |keyword: &str| {
-            keyword_kind(keyword).is_some_and(|kind| {
-                kinds.contains(kind) || kind == "number" && kinds.contains("integer")
-            })
-        };
+        let applies =
+            |keyword: &str| keyword_kind(keyword).is_some_and(|kind| constrains(&kinds, kind));
         let own: serde_json::Map<String, Value> = keywords
             .iter()
             .filter(|(k, _)| applies(k))

@@ -12,8 +12,8 @@ use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS, VOCA
 
 use crate::names::pascal;
 use crate::schema::{
-    Children, branches, children, common_kinds, declared_kinds, escape, for_each_child_mut,
-    keyword_kind, mentions, open_branch, type_kinds,
+    Children, branches, children, common_kinds, constrains, declared_kinds, escape,
+    for_each_child_mut, keyword_kind, mentions, open_branch, type_kinds,
 };
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
@@ -1259,11 +1259,9 @@ pub(crate) fn drop_vacuous_ref_siblings(
     else {
         return;
     };
-    let accepts =
-        |kind: &str| kinds.contains(kind) || kind == "number" && kinds.contains("integer");
     object.retain(|keyword, value| match keyword.as_str() {
         "type" => !type_kinds(value).is_some_and(|allowed| kinds.is_subset(&allowed)),
-        keyword => keyword_kind(keyword).is_none_or(accepts),
+        keyword => keyword_kind(keyword).is_none_or(|kind| constrains(&kinds, kind)),
     });
 }
 
@@ -1333,7 +1331,7 @@ pub(crate) fn distribute_every_one_of(schema: &mut Value) {
 }
 
 /// Keywords that stay around the new `oneOf`: typify merges none of them.
-fn stays_around(keyword: &str) -> bool {
+pub(crate) fn stays_around(keyword: &str) -> bool {
     inert(keyword)
         || matches!(
             keyword,

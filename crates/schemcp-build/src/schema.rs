@@ -398,6 +398,12 @@ pub(crate) fn keyword_kind(keyword: &str) -> Option<&'static str> {
         .map(|(kind, _)| *kind)
 }
 
+/// Whether keywords for values of `kind` ([`keyword_kind`]) constrain some value of `kinds`
+/// (as [`type_kinds`] gives them): number keywords apply to integers too.
+pub(crate) fn constrains(kinds: &BTreeSet<String>, kind: &str) -> bool {
+    kinds.contains(kind) || kind == "number" && kinds.contains("integer")
+}
+
 pub(crate) use schemcp_contract::json::escape_token as escape;
 
 /// The segment [`escape`] was given back (a JSON pointer's, not a URI fragment's: see

@@ -425,6 +425,16 @@ pub fn run_for_tests(repo: &Path, suite: PathBuf) -> Result<Vec<GroupResult>> {
         .unwrap_or_else(|payload| std::panic::resume_unwind(payload))
 }
 
+/// [`run_for_tests`] over a corpus committed in this repository, `corpus` relative to its root
+/// (`crates/schemcp-fidelity/unions/corpus`).
+pub fn run_committed_corpus(corpus: &str) -> Result<Vec<GroupResult>> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()?;
+    let folder = repo.join(corpus);
+    run_for_tests(&repo, folder)
+}
+
 /// Runs the whole measurement.
 pub fn run(options: &Options) -> Result<Vec<GroupResult>> {
     let mut groups = read_suite(&options.suite)?;

@@ -12,8 +12,6 @@
 //! without `additionalProperties` drops the members it does not declare. A lower count is a
 //! regression; a higher one should raise the floor.
 
-use std::path::PathBuf;
-
 use schemcp_fidelity::{Generation, Side, rows};
 
 /// Measured on this corpus (input and output alike).
@@ -22,15 +20,8 @@ const FAITHFUL: usize = 1121;
 
 #[test]
 fn generator_fidelity_on_defaults() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap();
-    let results = schemcp_fidelity::run_for_tests(
-        &repo,
-        repo.join("crates/schemcp-fidelity/defaults/corpus"),
-    )
-    .unwrap();
+    let results =
+        schemcp_fidelity::run_committed_corpus("crates/schemcp-fidelity/defaults/corpus").unwrap();
     let (_, total) = rows(&results);
     assert_eq!(total.groups, 240, "the committed corpus has 240 groups");
     for result in &results {

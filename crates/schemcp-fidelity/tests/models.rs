@@ -13,24 +13,17 @@
 //! does not declare (pydantic's default `extra="ignore"`, a computed field in the validation
 //! schema) is dropped. A lower count is a regression; a higher one should raise the floor.
 
-use std::collections::BTreeSet;
-use std::path::PathBuf;
-
 use schemcp_fidelity::{Generation, Side, difference, json_equal, rows};
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 /// Measured on this corpus (input and output alike).
 const FAITHFUL: usize = 250;
 
 #[test]
 fn generator_fidelity_on_pydantic_and_zod_models() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap();
     let results =
-        schemcp_fidelity::run_for_tests(&repo, repo.join("crates/schemcp-fidelity/models/corpus"))
-            .unwrap();
+        schemcp_fidelity::run_committed_corpus("crates/schemcp-fidelity/models/corpus").unwrap();
     let (_, total) = rows(&results);
     assert_eq!(total.groups, 39, "the committed corpus has 39 groups");
     assert_eq!((total.valid, total.invalid), (413, 683));
@@ -45,9 +38,7 @@ fn generator_fidelity_on_pydantic_and_zod_models() {
     }
     let mut unexplained = Vec::new();
     for result in &results {
-        let schema = &result.group.schema;
-        let declared = names(schema, &mut |key, _| key == "properties");
-        let defaulted = defaulted_names(schema);
+        let (declared, defaulted) = declared_and_defaulted(&result.group.schema);
         for side in [Side::Input, Side::Output] {
             let what = format!("{} ({side:?})", result.group.description);
             match &result.generation[&side] {
@@ -80,43 +71,35 @@ fn generator_fidelity_on_pydantic_and_zod_models() {
     );
 }
 
-/// The member names of every map in `schema` for which `pick(keyword, map)` holds.
-fn names(schema: &Value, pick: &mut dyn FnMut(&str, &Value) -> bool) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    fn walk(value: &Value, pick: &mut dyn FnMut(&str, &Value) -> bool, out: &mut BTreeSet<String>) {
+/// The member names `schema` declares (in any `properties`), and those it gives a default: a
+/// member's own `default`, or a member an object `default` sets.
+fn declared_and_defaulted(schema: &Value) -> (BTreeSet<String>, BTreeSet<String>) {
+    fn walk(value: &Value, declared: &mut BTreeSet<String>, defaulted: &mut BTreeSet<String>) {
         match value {
             Value::Object(map) => {
                 for (key, child) in map {
-                    if let Value::Object(members) = child
-                        && pick(key, child)
-                    {
-                        out.extend(members.keys().cloned());
+                    match (key.as_str(), child) {
+                        ("properties", Value::Object(members)) => {
+                            for (name, member) in members {
+                                declared.insert(name.clone());
+                                if member.get("default").is_some() {
+                                    defaulted.insert(name.clone());
+                                }
+                            }
+                        }
+                        ("default", Value::Object(set)) => defaulted.extend(set.keys().cloned()),
+                        _ => {}
                     }
-                    walk(child, pick, out);
+                    walk(child, declared, defaulted);
                 }
             }
-            Value::Array(items) => items.iter().for_each(|item| walk(item, pick, out)),
+            Value::Array(items) => items
+                .iter()
+                .for_each(|item| walk(item, declared, defaulted)),
             _ => {}
         }
     }
-    walk(schema, pick, &mut out);
-    out
-}
-
-/// Members that have a `default` of their own, or that an object `default` sets.
-fn defaulted_names(schema: &Value) -> BTreeSet<String> {
-    let mut out = names(schema, &mut |key, _| key == "default");
-    let mut with_default = BTreeSet::new();
-    names(schema, &mut |key, members| {
-        if key == "properties" {
-            for (name, member) in members.as_object().into_iter().flatten() {
-                if member.get("default").is_some() {
-                    with_default.insert(name.clone());
-                }
-            }
-        }
-        false
-    });
-    out.extend(with_default);
-    out
+    let (mut declared, mut defaulted) = (BTreeSet::new(), BTreeSet::new());
+    walk(schema, &mut declared, &mut defaulted);
+    (declared, defaulted)
 }

@@ -14,8 +14,6 @@
 //!
 //! A lower count is a regression; a higher one should raise the floor.
 
-use std::path::PathBuf;
-
 use schemcp_fidelity::{Generation, Side, exceptions, rows};
 
 /// Measured on this corpus (input and output alike). `FAITHFUL` went from 1690 to 1686 when
@@ -26,13 +24,8 @@ const FAITHFUL: usize = 1686;
 
 #[test]
 fn generator_fidelity_on_unions_of_objects() {
-    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap();
     let results =
-        schemcp_fidelity::run_for_tests(&repo, repo.join("crates/schemcp-fidelity/unions/corpus"))
-            .unwrap();
+        schemcp_fidelity::run_committed_corpus("crates/schemcp-fidelity/unions/corpus").unwrap();
     let (_, total) = rows(&results);
     assert_eq!(total.groups, 444, "the committed corpus has 444 groups");
     assert_eq!((total.valid, total.invalid), (2201, 1277));
