@@ -32,11 +32,12 @@ use crate::schema::{constrains, for_each_child_mut, keyword_kind};
 /// `Bi ∧ K` is `Bi ∧ Ki`; and a value matches `K` and some (exactly one) `Bi` exactly when it
 /// matches some (exactly one) `Bi ∧ K`. Annotations and definitions stay where they are.
 ///
-/// Left as it is where a branch does not say its kinds (no `type`, `enum` or reference to a
+/// `allOf`, `not` and `if`/`then`/`else` stay beside the union ([`BESIDE`]). Left as it is
+/// where a branch does not say its kinds (no `type`, `enum`, `const` or reference to a
 /// definition with a `type`), beside keywords that see which members or items the branches
-/// evaluate (`unevaluatedProperties`, `unevaluatedItems`) or apply to the value in other ways
-/// (`allOf`, `not`, `if`, a `$ref`, ...), since moved into one branch they would read it
-/// alone, and where a branch has an `unevaluated*` keyword, which would see what moved in.
+/// evaluate (`unevaluatedProperties`, `unevaluatedItems`), which moved into one branch would
+/// read it alone, beside anything else (a `$ref`, ...), and where a branch has an
+/// `unevaluated*` keyword, which would see what moved in.
 /// `kinds_of(reference)` is the kinds a definition's `type` allows.
 pub(crate) fn kind_keywords_into_branches(
     schema: &mut Value,
@@ -48,10 +49,8 @@ pub(crate) fn kind_keywords_into_branches(
     for_each_child_mut(object, &mut |child| {
         kind_keywords_into_branches(child, kinds_of)
     });
-    let union = match (object.get("anyOf"), object.get("oneOf")) {
-        (Some(Value::Array(_)), None) => "anyOf",
-        (None, Some(Value::Array(_))) => "oneOf",
-        _ => return,
+    let Some(union) = the_union(object) else {
+        return;
     };
     // `unevaluated*` read what the branches evaluate: moved into one, or beside what moved
     // in, they would read something else.
@@ -63,9 +62,9 @@ pub(crate) fn kind_keywords_into_branches(
         .filter(|k| keyword_kind(k).is_some())
         .cloned()
         .collect();
-    let only_these = object
-        .keys()
-        .all(|k| k == union || stays_around(k) || moved.contains(k));
+    let only_these = object.keys().all(|k| {
+        k == union || stays_around(k) || moved.contains(k) || BESIDE.contains(&k.as_str())
+    });
     if moved.is_empty() || !only_these || evaluating(object) {
         return;
     }
@@ -112,6 +111,11 @@ pub(crate) fn kind_keywords_into_branches(
     }
 }
 
+/// Applicators that stay beside the union. They apply to the same value, so a value matches `K`,
+/// the union and one of them `A` exactly when it matches the rewritten union and `A`; and none
+/// sees what the keywords around it evaluate, as `unevaluated*` would.
+const BESIDE: [&str; 5] = ["allOf", "not", "if", "then", "else"];
+
 /// Keywords whose meaning depends on others in the same schema: `additionalProperties` applies
 /// to the members `properties` and `patternProperties` do not name, `items` to the items past
 /// `prefixItems`, `minContains` counts what `contains` matches.
@@ -145,16 +149,43 @@ fn apart(branch: &serde_json::Map<String, Value>, moved: &serde_json::Map<String
     moved.keys().all(|k| !branch.contains_key(k)) && !reads(branch, moved) && !reads(moved, branch)
 }
 
-/// The kinds of value `branch` allows, where it says them: a `type`, an `enum`, a reference to
-/// a definition with a `type`, or `false` (none).
+/// The one `anyOf` or `oneOf` of `object` (`None` with neither or both).
+fn the_union(object: &serde_json::Map<String, Value>) -> Option<&'static str> {
+    match (object.get("anyOf"), object.get("oneOf")) {
+        (Some(Value::Array(_)), None) => Some("anyOf"),
+        (None, Some(Value::Array(_))) => Some("oneOf"),
+        _ => None,
+    }
+}
+
+/// The `anyOf` or `oneOf` of `object` and the kinds of value it lets through, where every
+/// branch says its kinds (see [`branch_kinds`]). Diagnostics for keywords beside it name the
+/// kinds: `{"anyOf": [{"type": "object"}, {"type": "string"}], "properties": ...}` does not
+/// accept every kind of value, only objects and strings.
+pub(crate) fn union_kinds(
+    object: &serde_json::Map<String, Value>,
+    kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
+) -> Option<(&'static str, BTreeSet<String>)> {
+    let union = the_union(object)?;
+    let mut kinds = BTreeSet::new();
+    for branch in object.get(union)?.as_array()? {
+        kinds.extend(branch_kinds(branch, kinds_of)?);
+    }
+    Some((union, kinds))
+}
+
+/// The kinds of value `branch` allows, where it says them: a `type`, an `enum` or `const`, a
+/// reference to a definition with a `type`, or `false` (none).
 fn branch_kinds(
     branch: &Value,
     kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
 ) -> Option<BTreeSet<String>> {
     allowed_kinds(branch).or_else(|| {
         let object = branch.as_object()?;
-        let reference = object.get("$ref")?.as_str()?;
-        kinds_of(reference)
+        if let Some(value) = object.get("const") {
+            return allowed_kinds(&serde_json::json!({ "enum": [value] }));
+        }
+        kinds_of(object.get("$ref")?.as_str()?)
     })
 }
 
@@ -284,6 +315,68 @@ mod tests {
     }
 
     #[test]
+    fn applicators_beside_the_union_stay_beside_it() {
+        // `allOf`, `not`, `if`/`then`/`else` apply to the same value as the union: the value
+        // must match them and the union either way.
+        let schema = json!({
+            "anyOf": [{ "type": "object" }, { "type": "string" }],
+            "properties": { "a": { "type": "integer" } },
+            "allOf": [{ "required": ["a"] }],
+            "not": { "const": "x" },
+            "if": { "type": "string" },
+            "then": { "minLength": 1 },
+            "else": { "minProperties": 1 }
+        });
+        assert_eq!(
+            rewritten(schema),
+            json!({
+                "anyOf": [
+                    { "type": "object", "properties": { "a": { "type": "integer" } } },
+                    { "type": "string" }
+                ],
+                "allOf": [{ "required": ["a"] }],
+                "not": { "const": "x" },
+                "if": { "type": "string" },
+                "then": { "minLength": 1 },
+                "else": { "minProperties": 1 }
+            })
+        );
+    }
+
+    #[test]
+    fn a_union_of_branches_that_say_their_kinds_has_their_kinds() {
+        let kinds_of = |reference: &str| {
+            (reference == "#/$defs/Text").then(|| BTreeSet::from(["string".to_string()]))
+        };
+        let kinds = |schema: Value| {
+            union_kinds(schema.as_object().unwrap(), &kinds_of)
+                .map(|(union, kinds)| (union, kinds.into_iter().collect::<Vec<_>>()))
+        };
+        assert_eq!(
+            kinds(json!({
+                "oneOf": [{ "type": "object" }, { "$ref": "#/$defs/Text" }, { "const": null }, false]
+            })),
+            Some((
+                "oneOf",
+                vec!["null".into(), "object".into(), "string".into()]
+            ))
+        );
+        assert_eq!(
+            kinds(json!({ "anyOf": [{ "enum": [1, "a"] }] })),
+            Some(("anyOf", vec!["integer".into(), "string".into()]))
+        );
+        // An open branch, a reference to a definition without `type`, both unions, none.
+        for open in [
+            json!({ "anyOf": [{ "type": "object" }, { "minLength": 1 }] }),
+            json!({ "anyOf": [{ "$ref": "#/$defs/Open" }] }),
+            json!({ "anyOf": [{ "type": "object" }], "oneOf": [{ "type": "string" }] }),
+            json!({ "properties": {} }),
+        ] {
+            assert_eq!(kinds(open), None);
+        }
+    }
+
+    #[test]
     fn a_union_that_does_not_say_every_kind_is_left_as_it_is() {
         for schema in [
             // A branch of open kind, and a reference to a definition without `type`.
@@ -292,7 +385,7 @@ mod tests {
             json!({ "anyOf": [{ "$ref": "#/$defs/Open" }], "properties": {} }),
             // Keywords that read what the branches evaluate, or apply beside them.
             json!({ "anyOf": [{ "type": "object" }], "unevaluatedProperties": false }),
-            json!({ "anyOf": [{ "type": "object" }], "properties": {}, "not": {} }),
+            json!({ "anyOf": [{ "type": "object" }], "properties": {}, "$ref": "#/$defs/Text" }),
             json!({ "anyOf": [{ "type": "object" }], "properties": {}, "type": "object" }),
             // A branch that reads what is evaluated beside it.
             json!({ "anyOf": [{ "type": "object", "unevaluatedProperties": false }], "properties": {} }),

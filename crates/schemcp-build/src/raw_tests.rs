@@ -1882,3 +1882,59 @@ fn keywords_beside_a_union_of_typed_branches_type_the_branches_of_their_kind() {
     assert!(has(matrix, "String(::std::string::String),"), "{matrix}");
     assert!(has(matrix, "serde_json::Map<"), "{matrix}");
 }
+
+/// `allOf`, `not` and `if` beside such a union apply to the same value, so they stay beside it
+/// while the keywords move. Before, any of them left the schema refused (or `Value`).
+#[test]
+fn applicators_beside_a_union_of_typed_branches_do_not_stop_the_keywords_moving() {
+    let input = object(json!({
+        "either": {
+            "anyOf": [{ "type": "object" }, { "type": "string" }],
+            "properties": { "a": { "type": "integer" } },
+            "not": { "const": "x" }
+        },
+        "object": {
+            "anyOf": [{ "type": "object" }, { "type": "string" }],
+            "properties": { "a": { "type": "integer" } },
+            "allOf": [{ "type": "object", "required": ["a"] }]
+        }
+    }));
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let either = item(&code, "enum", "TInputEither");
+    assert!(
+        has(
+            either,
+            "Object { #[serde(skip_serializing_if = \"::std::option::Option::is_none\")] \
+             a: ::std::option::Option<i64>, },"
+        ),
+        "{either}"
+    );
+    assert!(has(either, "String(::std::string::String),"), "{either}");
+    // The `allOf` leaves objects only, with `a` required.
+    let object = item(&code, "struct", "TInputObject");
+    assert!(has(object, "pub a: i64,"), "{object}");
+}
+
+/// Where the keywords cannot move, the diagnostic names the kinds the union lets through: it
+/// used to claim the schema accepted every kind of value, and suggest the `type` that would
+/// have refused the union's other branches.
+#[test]
+fn keywords_left_beside_a_union_are_refused_naming_the_kinds_it_lets_through() {
+    let input = object(json!({
+        "event": {
+            "oneOf": [{ "type": "object" }, { "type": "null" }],
+            "properties": { "a": { "type": "integer" } },
+            "unevaluatedProperties": false
+        }
+    }));
+    let problems = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
+    assert_eq!(
+        problems,
+        [
+            "t /inputSchema/properties/event [untyped-schema] this schema uses `properties` (a \
+          keyword for object values) but has no `type`, and the `oneOf` beside it also lets null \
+          values through, which a Rust type inferred from the keywords would reject"
+        ]
+    );
+}

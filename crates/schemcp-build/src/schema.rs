@@ -9,6 +9,8 @@ use std::fmt::Write as _;
 use schemcp_contract::json::push_token;
 use serde_json::{Value, json};
 
+use crate::branch_kinds::union_kinds;
+
 /// How a keyword holds subschemas.
 pub(crate) enum Children {
     /// `{ name: schema }`
@@ -1023,18 +1025,101 @@ pub(crate) fn open_branch(branch: &Value) -> bool {
 }
 
 /// Why `object`, which says no `type`, is not what a type inferred from its keywords holds:
-/// it names the first kind-specific keyword, or `None` if it has none.
-pub(crate) fn untyped_message(object: &serde_json::Map<String, Value>) -> Option<String> {
-    let found = TYPED_KEYWORDS.iter().find_map(|(kind, keywords)| {
+/// it names the first kind-specific keyword, or `None` if it has none. Where an `anyOf` or
+/// `oneOf` beside the keywords says which kinds get through (see
+/// [`union_kinds`](crate::branch_kinds::union_kinds); `kinds_of` gives a referenced
+/// definition's), it names those instead of claiming every kind does.
+///
+/// ```text
+/// {"anyOf": [{"type": "object"}, {"type": "string"}], "properties": {..}, "not": {..}}
+/// this schema uses `properties` (a keyword for object values) but has no `type`, and the
+/// `anyOf` beside it also lets string values through, ...
+/// ```
+pub(crate) fn untyped_message(
+    object: &serde_json::Map<String, Value>,
+    kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
+) -> Option<String> {
+    let (keyword, kind) = first_kind_keyword(object)?;
+    let found = format!("`{keyword}` (a keyword for {kind} values)");
+    Some(match union_kinds(object, kinds_of) {
+        None => format!(
+            "this schema uses {found} but has no `type`, so it also accepts every other kind of \
+             JSON value, which a Rust type inferred from it would reject"
+        ),
+        Some((union, kinds)) => match other_kinds(&kinds, kind) {
+            None => format!(
+                "this schema uses {found} beside {} `{union}` that lets only {kind} values \
+                 through, but has no `type` of its own",
+                if union == "anyOf" { "an" } else { "a" }
+            ),
+            Some(others) => format!(
+                "this schema uses {found} but has no `type`, and the `{union}` beside it also \
+                 lets {others} values through, which a Rust type inferred from the keywords \
+                 would reject"
+            ),
+        },
+    })
+}
+
+/// What to do about a schema [`untyped_message`] describes: write the keywords in the union's
+/// branches of their kind where a union beside them lets other kinds through, else add the
+/// `type` they are for.
+pub(crate) fn untyped_help(
+    object: Option<&serde_json::Map<String, Value>>,
+    kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
+) -> String {
+    let opt_in = "or opt in to `Builder::fallback_to_value(true)` to use serde_json::Value here";
+    let Some((keyword, kind)) = object.and_then(first_kind_keyword) else {
+        return format!("say what the schema means (e.g. add `\"type\": \"object\"`), {opt_in}");
+    };
+    match object.and_then(|o| union_kinds(o, kinds_of)) {
+        Some((union, kinds)) if other_kinds(&kinds, kind).is_some() => format!(
+            "say where the keywords apply: write `{keyword}` (and the other keywords for {kind} \
+             values) in the `{union}` branches for {kind} values instead of beside them, {opt_in}"
+        ),
+        _ => format!("say what the schema means (e.g. add `\"type\": \"{kind}\"`), {opt_in}"),
+    }
+}
+
+/// The first keyword of `object` for one kind of value ([`TYPED_KEYWORDS`]), with that kind.
+fn first_kind_keyword(
+    object: &serde_json::Map<String, Value>,
+) -> Option<(&'static str, &'static str)> {
+    TYPED_KEYWORDS.iter().find_map(|(kind, keywords)| {
         keywords
             .iter()
             .find(|k| object.contains_key(**k))
-            .map(|k| format!("`{k}` (a keyword for {kind} values)"))
-    })?;
-    Some(format!(
-        "this schema uses {found} but has no `type`, so it also accepts every other kind of \
-         JSON value, which a Rust type inferred from it would reject"
-    ))
+            .map(|k| (*k, *kind))
+    })
+}
+
+/// The kinds in `kinds` that keywords for `kind` do not constrain, written for a message
+/// (`string and null`), or `None` where there are none.
+fn other_kinds(kinds: &BTreeSet<String>, kind: &str) -> Option<String> {
+    let mut others: Vec<&str> = kinds
+        .iter()
+        .filter(|k| !constrains(&BTreeSet::from([k.to_string()]), kind))
+        .map(String::as_str)
+        .collect();
+    // `number` says it for integers too.
+    if others.contains(&"number") {
+        others.retain(|k| *k != "integer");
+    }
+    let (last, rest) = others.split_last()?;
+    Some(if rest.is_empty() {
+        last.to_string()
+    } else {
+        format!("{} and {last}", rest.join(", "))
+    })
+}
+
+/// What the definitions a schema references say about their kinds.
+pub(crate) struct RefKinds<'a> {
+    /// Whether a `$ref` names a definition with a `type` (or an `enum` or `const`), which then
+    /// says the kind of an `allOf` it is a branch of.
+    pub typed: &'a dyn Fn(&str) -> bool,
+    /// The kinds a referenced definition's `type` allows.
+    pub kinds_of: &'a dyn Fn(&str) -> Option<BTreeSet<String>>,
 }
 
 /// Subschemas that use keywords of one kind of value (`properties`, `pattern`, ...) but say
@@ -1044,21 +1129,20 @@ pub(crate) fn untyped_message(object: &serde_json::Map<String, Value>) -> Option
 /// (`{"properties": ...}` accepts `12`), but typify infers the kind from the keywords, so its
 /// type would reject valid values. Also `anyOf` with an untyped branch, which typify mistypes
 /// (`$ref` beside `properties` is split into an `allOf` by
-/// [`split_ref_siblings`](crate::normalize::split_ref_siblings)). Returns `(pointer, why)`. `typed_ref` says whether a `$ref` names a definition with a `type` (or an
-/// `enum` or `const`), which then says the kind of an `allOf` it is a branch of.
+/// [`split_ref_siblings`](crate::normalize::split_ref_siblings)). Returns `(pointer, why)`.
 pub(crate) fn untyped_subschemas(
     schema: &Value,
     pointer: &str,
     inherited: bool,
     skip_root_defs: bool,
-    typed_ref: &dyn Fn(&str) -> bool,
+    refs: &RefKinds<'_>,
 ) -> Vec<(String, String)> {
     fn walk(
         schema: &Value,
         pointer: &str,
         inherited: bool,
         skip_defs: bool,
-        typed_ref: &dyn Fn(&str) -> bool,
+        refs: &RefKinds<'_>,
         out: &mut Vec<(String, String)>,
     ) {
         let Value::Object(object) = schema else {
@@ -1071,7 +1155,7 @@ pub(crate) fn untyped_subschemas(
                 || schema
                     .get("$ref")
                     .and_then(Value::as_str)
-                    .is_some_and(typed_ref)
+                    .is_some_and(refs.typed)
         };
         // Every `allOf` branch applies to the value, so one that says its kind says it for all:
         // `{"allOf": [{"$ref": "#/$defs/Base"}, {"required": ["id"]}]}` is a `Base`.
@@ -1085,7 +1169,7 @@ pub(crate) fn untyped_subschemas(
             .any(|k| object.contains_key(*k));
         if !typed
             && !pinned
-            && let Some(message) = untyped_message(object)
+            && let Some(message) = untyped_message(object, refs.kinds_of)
         {
             out.push((pointer.to_string(), message));
         }
@@ -1110,35 +1194,21 @@ pub(crate) fn untyped_subschemas(
                 (Children::Named, Value::Object(map)) => {
                     for (name, child) in map {
                         let at = format!("{here}/{}", escape(name));
-                        walk(child, &at, inherit, false, typed_ref, out);
+                        walk(child, &at, inherit, false, refs, out);
                     }
                 }
                 (Children::One | Children::List, Value::Array(list)) => {
                     for (i, child) in list.iter().enumerate() {
-                        walk(
-                            child,
-                            &format!("{here}/{i}"),
-                            inherit,
-                            false,
-                            typed_ref,
-                            out,
-                        );
+                        walk(child, &format!("{here}/{i}"), inherit, false, refs, out);
                     }
                 }
-                (Children::One, child) => walk(child, &here, inherit, false, typed_ref, out),
+                (Children::One, child) => walk(child, &here, inherit, false, refs, out),
                 _ => {}
             }
         }
     }
     let mut out = Vec::new();
-    walk(
-        schema,
-        pointer,
-        inherited,
-        skip_root_defs,
-        typed_ref,
-        &mut out,
-    );
+    walk(schema, pointer, inherited, skip_root_defs, refs, &mut out);
     out
 }
 
@@ -1219,6 +1289,57 @@ pub(crate) fn decode_segment(segment: &str) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn untyped_diagnostics_name_the_kinds_a_union_beside_lets_through() {
+        let no_refs = |_: &str| None;
+        let message = |schema: Value| untyped_message(schema.as_object().unwrap(), &no_refs);
+        let help = |schema: Value| untyped_help(schema.as_object(), &no_refs);
+        let opt_in =
+            "or opt in to `Builder::fallback_to_value(true)` to use serde_json::Value here";
+        // No union: every kind gets through.
+        assert_eq!(
+            message(json!({ "minLength": 1 })).unwrap(),
+            "this schema uses `minLength` (a keyword for string values) but has no `type`, so it \
+             also accepts every other kind of JSON value, which a Rust type inferred from it \
+             would reject"
+        );
+        assert_eq!(
+            help(json!({ "minLength": 1 })),
+            format!("say what the schema means (e.g. add `\"type\": \"string\"`), {opt_in}")
+        );
+        // A union of objects, arrays, integers and numbers: number keywords apply to both.
+        let union = json!({
+            "anyOf": [{ "type": "object" }, { "type": "array" }, { "type": "integer" }, { "enum": [1.5] }],
+            "properties": {}
+        });
+        assert_eq!(
+            message(union.clone()).unwrap(),
+            "this schema uses `properties` (a keyword for object values) but has no `type`, and \
+             the `anyOf` beside it also lets array and number values through, which a Rust type \
+             inferred from the keywords would reject"
+        );
+        assert_eq!(
+            help(union),
+            format!(
+                "say where the keywords apply: write `properties` (and the other keywords for \
+                 object values) in the `anyOf` branches for object values instead of beside \
+                 them, {opt_in}"
+            )
+        );
+        assert_eq!(
+            message(json!({ "oneOf": [{ "type": "number" }], "minimum": 1 })).unwrap(),
+            "this schema uses `minimum` (a keyword for number values) beside a `oneOf` that \
+             lets only number values through, but has no `type` of its own"
+        );
+        // An open branch: every kind again.
+        assert!(
+            message(json!({ "anyOf": [{ "type": "object" }, {}], "required": [] }))
+                .unwrap()
+                .contains("accepts every other kind")
+        );
+        assert_eq!(message(json!({ "anyOf": [{ "type": "object" }] })), None);
+    }
 
     #[test]
     fn closed_only_where_nothing_evaluates_other_members() {

@@ -46,10 +46,10 @@ use crate::order::DeclaredOrders;
 use crate::recursion::{Merge, copied, copies_itself, merges, unending};
 use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
-    canonical, declared_kinds, decode_segment, escape, for_each_ref_mut, for_each_subschema,
-    keyword_place, mark_defaults, mark_nullable_optionals, may_be_null,
-    members_merges_leave_no_value, mentions, says_no_value, unescape, untyped_message,
-    untyped_subschemas,
+    RefKinds, canonical, declared_kinds, decode_segment, escape, for_each_ref_mut,
+    for_each_subschema, keyword_place, mark_defaults, mark_nullable_optionals, may_be_null,
+    members_merges_leave_no_value, mentions, says_no_value, unescape, untyped_help,
+    untyped_message, untyped_subschemas,
 };
 use schemcp_contract::keywords::ANNOTATIONS;
 
@@ -841,6 +841,12 @@ fn collect_schema(
             .ok()
             .and_then(|index| def_kinds.get(&index).cloned())
     };
+    let typed_ref = |reference: &str| {
+        ["#/$defs/", "#/definitions/"]
+            .iter()
+            .filter_map(|prefix| reference.strip_prefix(prefix))
+            .any(|name| typed_defs.contains(&decode_segment(name)))
+    };
     for (member, written) in members.iter_mut().zip(&written) {
         retitle_reserved(member, &options.reserved, &mut warnings);
         drop_vacuous_ref_siblings(&mut member.schema, &kinds_of);
@@ -867,7 +873,10 @@ fn collect_schema(
         untyped(
             member,
             written.as_ref(),
-            &typed_defs,
+            &RefKinds {
+                typed: &typed_ref,
+                kinds_of: &kinds_of,
+            },
             t,
             fallback,
             &mut warnings,
@@ -1243,20 +1252,14 @@ fn degrade_unsupported(
 fn untyped(
     member: &mut Member,
     written: Option<&Value>,
-    typed_defs: &BTreeSet<String>,
+    refs: &RefKinds<'_>,
     tool: usize,
     fallback: bool,
     warnings: &mut Vec<Problem>,
     problems: &mut Vec<Problem>,
 ) {
-    let typed_ref = |reference: &str| {
-        ["#/$defs/", "#/definitions/"]
-            .iter()
-            .filter_map(|prefix| reference.strip_prefix(prefix))
-            .any(|name| typed_defs.contains(&decode_segment(name)))
-    };
     // A tool's input root is an object by the contract rules; definitions start untyped.
-    let mut found = untyped_subschemas(&member.schema, &member.pointer, false, true, &typed_ref);
+    let mut found = untyped_subschemas(&member.schema, &member.pointer, false, true, refs);
     // Name the keyword the author wrote (`unevaluatedProperties`), not the one an opening put
     // in its place (`additionalProperties`).
     for (pointer, message) in &mut found {
@@ -1266,7 +1269,7 @@ fn untyped(
         if let Some(as_written) = written
             .and_then(|w| w.pointer(&pointer[member.pointer.len()..]))
             .and_then(Value::as_object)
-            .and_then(untyped_message)
+            .and_then(|object| untyped_message(object, refs.kinds_of))
         {
             *message = as_written;
         }
@@ -1340,21 +1343,25 @@ fn untyped(
         // typify merges the branches of an `allOf`: two such enums merge into a type that no
         // longer says what a member holds. Only with the opt-in, as a degraded part.
         let exact = kind.is_some() && pointer.rsplit('/').nth(1) != Some("allOf");
+        let relative = &pointer[member.pointer.len()..];
         if !exact && !fallback {
+            // Advice for the schema as the author wrote it, as the message is.
+            let help = untyped_help(
+                written
+                    .and_then(|w| w.pointer(relative))
+                    .or_else(|| member.schema.pointer(relative))
+                    .and_then(Value::as_object),
+                refs.kinds_of,
+            );
             problems.push(Problem {
                 tool: Some(tool),
                 pointer,
                 code: "untyped-schema",
                 message,
-                help: Some(
-                    "say what the schema means (e.g. add `\"type\": \"object\"`), or opt in \
-                     to `Builder::fallback_to_value(true)` to use serde_json::Value here"
-                        .into(),
-                ),
+                help: Some(help),
             });
             continue;
         }
-        let relative = &pointer[member.pointer.len()..];
         let Some(target) = member.schema.pointer_mut(relative) else {
             continue;
         };
