@@ -131,7 +131,11 @@ fn check(dir: PathBuf) -> ExitCode {
             for warning in &generated.warnings {
                 eprintln!("{}", warning.render(color));
             }
-            println!("{}: {} tools, no errors", dir.display(), set.tools.len());
+            let tools = match set.tools.len() {
+                1 => "1 tool".to_string(),
+                n => format!("{n} tools"),
+            };
+            println!("{}: {tools}, no errors", dir.display());
             ExitCode::SUCCESS
         }
         Err(schemcp_build::Error::Schemas(diagnostics)) => {

@@ -18,19 +18,36 @@ fn repo(path: &str) -> String {
         .to_string()
 }
 
-#[test]
-fn check_accepts_the_weather_schemas() {
-    let out = Command::new(BIN)
-        .args(["check", &repo("examples/weather/schemas")])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+/// What `schemcp check dir` prints, after asserting it succeeded.
+fn checked(dir: &str) -> String {
+    let out = Command::new(BIN).args(["check", dir]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    stdout
+}
+
+#[test]
+fn check_accepts_the_weather_schemas() {
+    let stdout = checked(&repo("examples/weather/schemas"));
     assert!(stdout.contains("6 tools, no errors"), "{stdout}");
+}
+
+#[test]
+fn check_accepts_a_tool_schema_named_at_its_root() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("get_weather.json"),
+        r##"{"name": "get_weather", "inputSchema": {"$id": "https://example.com/get_weather.json",
+            "type": "object", "properties": {"city": {"$ref": "#/$defs/City"}},
+            "$defs": {"City": {"type": "string"}}}}"##,
+    )
+    .unwrap();
+    let stdout = checked(dir.path().to_str().unwrap());
+    assert!(stdout.ends_with(": 1 tool, no errors\n"), "{stdout}");
 }
 
 #[test]

@@ -683,12 +683,29 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
     let f = &files.list[i];
     for (root, value) in files.schema_roots(i) {
         schema::visit(value, &root, Walk::All, &mut |at, schema| {
-            if schema.contains_key("$id") {
-                diags.push(
-                    Diagnostic::new(Severity::Error, "unsupported-id", "`$id` is not supported in contract files", &f.path)
-                        .at_key(&f.source, &format!("{at}/$id"))
-                        .with_help("`$id` changes what `$ref`s resolve against, and bundled copies would carry it into other schemas; reference files by relative path instead"),
-                );
+            if let Some(id) = schema.get("$id") {
+                // A tool schema may name itself at its root: what it references is served
+                // bundled into its own `$defs`, where the name changes nothing a `$ref` resolves
+                // to. Below a root a `$id` starts another resource, and a definitions file's
+                // would come along into every tool that references it.
+                let own_name = f.kind == Kind::Tool && at == root;
+                match id.as_str() {
+                    Some(id) if own_name && id.split_once('#').is_none_or(|(_, f)| f.is_empty()) => {}
+                    Some(_) if own_name => diags.push(
+                        Diagnostic::new(Severity::Error, "invalid-id", format!("`$id` {id} has a fragment"), &f.path)
+                            .at_value(&f.source, &format!("{at}/$id"))
+                            .with_help("JSON Schema 2020-12 allows no fragment in `$id` (use `$anchor` to name a place in the schema)"),
+                    ),
+                    None if own_name => diags.push(
+                        Diagnostic::new(Severity::Error, "invalid-id", format!("`$id` must be a string, found {id}"), &f.path)
+                            .at_value(&f.source, &format!("{at}/$id")),
+                    ),
+                    _ => diags.push(
+                        Diagnostic::new(Severity::Error, "unsupported-id", "`$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema`", &f.path)
+                            .at_key(&f.source, &format!("{at}/$id"))
+                            .with_help("below a root, `$id` changes what `$ref`s resolve against, and a definitions file's would be copied into every tool that references it; reference files by relative path instead"),
+                    ),
+                }
             }
             let Some(dialect) = schema.get("$schema") else {
                 return;

@@ -43,7 +43,54 @@ fn missing_input_schema_points_at_a_near_miss() {
 fn unsupported_id_points_at_the_key() {
     assert_eq!(
         errors("unsupported-id"),
-        "tests/fixtures/broken/unsupported-id/common.json:2:3: error[unsupported-id]: `$id` is not supported in contract files (at /$id)\n"
+        "tests/fixtures/broken/unsupported-id/common.json:2:3: error[unsupported-id]: `$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema` (at /$id)\n"
+    );
+}
+
+#[test]
+fn a_tool_schema_may_name_itself_at_its_root_only() {
+    let tool = |input: &str| {
+        let mut files = vec![(
+            "t.json".into(),
+            format!(r#"{{"name":"t","inputSchema":{input}}}"#),
+        )];
+        if input.contains("common.json") {
+            files.push((
+                "common.json".into(),
+                r#"{"$defs":{"City":{"type":"string"}}}"#.into(),
+            ));
+        }
+        schemcp_contract::load_sources(std::path::Path::new(""), files)
+    };
+    // Its references, local and to other files, resolve as without it; the served schema
+    // keeps the name, with the other file's definition bundled into its `$defs`.
+    let set = tool(
+        r##"{"$id":"https://example.com/t.json","type":"object","properties":{"city":{"$ref":"common.json#/$defs/City"},"again":{"$ref":"#/properties/city"}}}"##,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let input = set.tools[0].input_schema();
+    assert_eq!(input["$id"], "https://example.com/t.json");
+    let city = input["properties"]["city"]["$ref"].as_str().unwrap();
+    let name = city.strip_prefix("#/$defs/").unwrap();
+    assert_eq!(input["$defs"][name], serde_json::json!({"type": "string"}));
+    // Below the root it is refused; a fragment is refused at the root too.
+    let err = tool(r#"{"type":"object","properties":{"a":{"$id":"a.json"}}}"#).unwrap_err();
+    assert_eq!(
+        err.one_line(),
+        "t.json:1:63: error[unsupported-id]: `$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema` (at /inputSchema/properties/a/$id)\n"
+    );
+    let err = tool(r#"{"$id":7,"type":"object"}"#).unwrap_err();
+    assert_eq!(
+        err.one_line(),
+        "t.json:1:34: error[invalid-id]: `$id` must be a string, found 7 (at /inputSchema/$id)\n"
+    );
+}
+
+#[test]
+fn invalid_id_points_at_the_value() {
+    assert_eq!(
+        errors("invalid-id"),
+        "tests/fixtures/broken/invalid-id/get_weather.json:5:12: error[invalid-id]: `$id` \"https://example.com/schemas/get_weather.json#input\" has a fragment (at /inputSchema/$id)\n"
     );
 }
 

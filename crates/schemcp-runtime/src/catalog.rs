@@ -347,6 +347,24 @@ mod tests {
     }
 
     #[test]
+    fn a_named_root_keeps_its_name_on_the_wrapper() {
+        // A tool schema may carry `$id` at its root; local references resolve against it, so
+        // it goes where the `$defs` they reach go. Nothing is fetched to validate.
+        let wrapped = wrap(json!({
+            "$id": "https://example.com/schemas/forecast.json",
+            "type": "array",
+            "items": { "$ref": "#/$defs/Day" },
+            "$defs": { "Day": { "type": "object", "required": ["humidity"] } }
+        }))
+        .unwrap();
+        let keys: Vec<&String> = wrapped.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["$id", "type", "properties", "required", "$defs"]);
+        let validator = jsonschema::validator_for(&wrapped).unwrap();
+        assert!(validator.is_valid(&json!({ "result": [{ "humidity": 0.5 }] })));
+        assert!(!validator.is_valid(&json!({ "result": [{}] })));
+    }
+
+    #[test]
     fn draft7_definitions_are_hoisted_too() {
         let wrapped = wrap(json!({
             "$schema": "http://json-schema.org/draft-07/schema#",

@@ -73,11 +73,13 @@ async fn legacy_clients_get_non_object_output_schemas_wrapped() {
         forecast["$schema"],
         "https://json-schema.org/draft/2020-12/schema"
     );
+    // The schema's name stays on the root, where its references resolve against it.
+    assert_eq!(forecast["$id"], "https://example.com/schemas/forecast.json");
     assert_eq!(forecast["required"], json!(["result"]));
     assert_eq!(
         forecast["properties"]["result"],
         json!({ "type": "array", "items": { "$ref": "#/$defs/WeatherData" } }),
-        "$defs and $schema hoisted out of result"
+        "$defs, $id and $schema hoisted out of result"
     );
     assert_eq!(
         forecast["$defs"]["WeatherData"]["properties"]["humidity"]["maximum"],
