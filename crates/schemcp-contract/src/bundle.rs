@@ -1,7 +1,8 @@
 //! Making each served schema self-contained.
 //!
-//! A reference that leaves the schema's own document is replaced by `#/$defs/<Name>`, and the
-//! schema it named is copied into the root `$defs` under that name. Copies are rewritten the
+//! A reference that leaves the schema's own document (by path, or by the `$id` of a schema in
+//! the folder) is replaced by `#/$defs/<Name>`, and the schema it named is copied into the root
+//! `$defs` under that name, without a root `$id`. Copies are rewritten the
 //! same way, relative to the file they came from, until nothing points outside. Names:
 //!
 //! - a pointer ref (`common.json#/$defs/Address`) takes its last segment, `Address`;
@@ -22,7 +23,7 @@ use serde_json::{Map, Value};
 
 use crate::Origin;
 use crate::json::uri_fragment;
-use crate::load::{Files, Target};
+use crate::load::{Files, Target, has_scheme};
 use crate::locate::{escape_token, split_pointer};
 use crate::schema::{self, Walk};
 
@@ -120,7 +121,9 @@ fn rewrite(
             continue;
         };
         let into_served = target.file == served.0 && within(&target.pointer, served.1);
-        if into_served && !copied {
+        // A reference by the schema's own `$id` becomes a local one, as the copies' do: the
+        // `{"result"}` wrapper for older clients re-points local references only.
+        if into_served && !copied && !has_scheme(&reference) {
             continue;
         }
         let local = if into_served {
@@ -158,6 +161,11 @@ pub(crate) fn bundle(files: &Files, tool: usize, key: &str) -> (Value, Vec<(Stri
     let mut copies = Vec::new();
     while let Some((name, target)) = names.pending.pop_front() {
         let mut copy = files.value(&target).clone();
+        // A copied root's name stays with its file: in `$defs` it would start a resource of
+        // its own, against which the references rewritten here would no longer resolve.
+        if let Value::Object(root) = &mut copy {
+            root.shift_remove("$id");
+        }
         rewrite(
             files,
             &mut copy,

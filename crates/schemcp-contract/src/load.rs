@@ -70,6 +70,10 @@ impl RefError {
 pub(crate) struct Files {
     pub list: Vec<File>,
     by_key: HashMap<String, usize>,
+    /// The schemas that name themselves with an absolute `$id` at their root (a tool's
+    /// `inputSchema`/`outputSchema`, a definitions file), by that name without a fragment:
+    /// a `$ref` to the name resolves to the file here, never over the network.
+    by_id: HashMap<String, Target>,
 }
 
 impl Files {
@@ -97,22 +101,24 @@ impl Files {
         doc_root: &str,
         reference: &str,
     ) -> Result<Target, RefError> {
-        if has_scheme(reference) || reference.starts_with("//") {
-            return Err(RefError::new(
-                "network-ref",
-                format!(
-                    "`$ref` \"{reference}\" points outside the schemas folder; references are never fetched"
-                ),
-                Some(
-                    "copy the schema into a file in the schemas folder and reference it by relative path, e.g. \"common.json#/$defs/Address\"",
-                ),
-            ));
-        }
         let (path, fragment) = match reference.split_once('#') {
             Some((path, fragment)) => (path, fragment),
             None => (reference, ""),
         };
-        let (file, doc_root) = if path.is_empty() {
+        let (file, doc_root) = if has_scheme(reference) || reference.starts_with("//") {
+            let Some(named) = self.by_id.get(path) else {
+                return Err(RefError::new(
+                    "network-ref",
+                    format!(
+                        "`$ref` \"{reference}\" points outside the schemas folder; references are never fetched"
+                    ),
+                    Some(
+                        "copy the schema into a file in the schemas folder and reference it by relative path, e.g. \"common.json#/$defs/Address\", or by the `$id` at its root",
+                    ),
+                ));
+            };
+            (named.file, named.pointer.clone())
+        } else if path.is_empty() {
             (from, doc_root.to_string())
         } else {
             let Some(key) = normalize_ref_path(&self.list[from].key, &percent_decode(path)) else {
@@ -242,7 +248,7 @@ impl Files {
     }
 }
 
-fn has_scheme(reference: &str) -> bool {
+pub(crate) fn has_scheme(reference: &str) -> bool {
     let Some((scheme, _)) = reference.split_once(':') else {
         return false;
     };
@@ -413,7 +419,11 @@ fn load_inner(
     for (i, f) in list.iter().enumerate() {
         by_key.entry(f.key.clone()).or_insert(i);
     }
-    let mut files = Files { list, by_key };
+    let mut files = Files {
+        list,
+        by_key,
+        by_id: HashMap::new(),
+    };
 
     classify(&mut files, &mut diags);
     let mut names: BTreeMap<String, usize> = BTreeMap::new();
@@ -491,11 +501,17 @@ fn classify(files: &mut Files, diags: &mut Vec<Diagnostic>) {
             None => {}
         }
     }
+    files.by_id = named_roots(files, diags);
     // A definitions candidate counts as referenced when any other file points at it.
     let mut referenced = HashSet::new();
     for i in 0..files.list.len() {
         for (_, reference) in files.sites(i) {
             let path = reference.split('#').next().unwrap_or_default();
+            if let Some(named) = files.by_id.get(path)
+                && named.file != i
+            {
+                referenced.insert(files.list[named.file].key.clone());
+            }
             if path.is_empty() || has_scheme(&reference) {
                 continue;
             }
@@ -532,6 +548,42 @@ fn classify(files: &mut Files, diags: &mut Vec<Diagnostic>) {
             });
         }
     }
+}
+
+/// The schemas whose root names them with an absolute `$id` (see [`Files::by_id`]). Two roots
+/// of one name are an error at the second: a reference to it could mean either.
+fn named_roots(files: &Files, diags: &mut Vec<Diagnostic>) -> HashMap<String, Target> {
+    let mut by_id: HashMap<String, Target> = HashMap::new();
+    for (file, f) in files.list.iter().enumerate() {
+        for (root, value) in files.schema_roots(file) {
+            let Some(id) = value.get("$id").and_then(Value::as_str) else {
+                continue;
+            };
+            let name = id.strip_suffix('#').unwrap_or(id);
+            if !has_scheme(name) || name.contains('#') {
+                continue;
+            }
+            let target = Target {
+                file,
+                pointer: root.clone(),
+            };
+            if let Some(first) = by_id.get(name) {
+                diags.push(
+                    Diagnostic::new(
+                        Severity::Error,
+                        "duplicate-id",
+                        format!("`$id` \"{id}\" also names `{}`", files.show(first)),
+                        &f.path,
+                    )
+                    .at_value(&f.source, &format!("{root}/$id"))
+                    .with_help("each schema needs a name of its own"),
+                );
+                continue;
+            }
+            by_id.insert(name.to_string(), target);
+        }
+    }
+    by_id
 }
 
 fn valid_tool_name(name: &str) -> bool {
@@ -684,11 +736,11 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
     for (root, value) in files.schema_roots(i) {
         schema::visit(value, &root, Walk::All, &mut |at, schema| {
             if let Some(id) = schema.get("$id") {
-                // A tool schema may name itself at its root: what it references is served
-                // bundled into its own `$defs`, where the name changes nothing a `$ref` resolves
-                // to. Below a root a `$id` starts another resource, and a definitions file's
-                // would come along into every tool that references it.
-                let own_name = f.kind == Kind::Tool && at == root;
+                // A tool schema or a definitions file may name itself at its root: references
+                // resolve against the folder either way, and a copy bundled into another
+                // schema's `$defs` leaves the name behind. Below a root a `$id` would start
+                // another resource, which references inside it resolve against.
+                let own_name = at == root;
                 match id.as_str() {
                     Some(id) if own_name && id.split_once('#').is_none_or(|(_, f)| f.is_empty()) => {}
                     Some(_) if own_name => diags.push(
@@ -701,9 +753,9 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
                             .at_value(&f.source, &format!("{at}/$id")),
                     ),
                     _ => diags.push(
-                        Diagnostic::new(Severity::Error, "unsupported-id", "`$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema`", &f.path)
+                        Diagnostic::new(Severity::Error, "unsupported-id", "`$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema`, or of a definitions file", &f.path)
                             .at_key(&f.source, &format!("{at}/$id"))
-                            .with_help("below a root, `$id` changes what `$ref`s resolve against, and a definitions file's would be copied into every tool that references it; reference files by relative path instead"),
+                            .with_help("below a root, `$id` changes what `$ref`s inside it resolve against; move the schema into a definitions file of its own and name it there"),
                     ),
                 }
             }

@@ -43,7 +43,7 @@ fn missing_input_schema_points_at_a_near_miss() {
 fn unsupported_id_points_at_the_key() {
     assert_eq!(
         errors("unsupported-id"),
-        "tests/fixtures/broken/unsupported-id/common.json:2:3: error[unsupported-id]: `$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema` (at /$id)\n"
+        "tests/fixtures/broken/unsupported-id/common.json:3:18: error[unsupported-id]: `$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema`, or of a definitions file (at /$defs/Address/$id)\n"
     );
 }
 
@@ -77,12 +77,83 @@ fn a_tool_schema_may_name_itself_at_its_root_only() {
     let err = tool(r#"{"type":"object","properties":{"a":{"$id":"a.json"}}}"#).unwrap_err();
     assert_eq!(
         err.one_line(),
-        "t.json:1:63: error[unsupported-id]: `$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema` (at /inputSchema/properties/a/$id)\n"
+        "t.json:1:63: error[unsupported-id]: `$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema`, or of a definitions file (at /inputSchema/properties/a/$id)\n"
     );
     let err = tool(r#"{"$id":7,"type":"object"}"#).unwrap_err();
     assert_eq!(
         err.one_line(),
         "t.json:1:34: error[invalid-id]: `$id` must be a string, found 7 (at /inputSchema/$id)\n"
+    );
+}
+
+/// A schema named by its `$id` is found in the folder by that name: references to it are
+/// bundled like references by path, and nothing is fetched.
+#[test]
+fn references_by_id_resolve_to_the_schema_of_that_name_in_the_folder() {
+    let load = |files: &[(&str, &str)]| {
+        schemcp_contract::load_sources(
+            std::path::Path::new(""),
+            files
+                .iter()
+                .map(|(name, text)| (name.into(), text.to_string()))
+                .collect(),
+        )
+    };
+    let common = r##"{"$id":"https://example.com/schemas/common.json","$defs":{"City":{"type":"string"},"Place":{"$ref":"#/$defs/City"}}}"##;
+    let set = load(&[
+        (
+            "t.json",
+            r##"{"name":"t","inputSchema":{"$id":"https://example.com/schemas/t.json","type":"object","properties":{
+                "place":{"$ref":"https://example.com/schemas/common.json#/$defs/Place"},
+                "whole":{"$ref":"https://example.com/schemas/common.json"},
+                "again":{"$ref":"https://example.com/schemas/t.json#/properties/place"}}}}"##,
+        ),
+        ("common.json", common),
+    ])
+    .unwrap_or_else(|e| panic!("{e}"));
+    let input = set.tools[0].input_schema();
+    let properties = &input["properties"];
+    assert_eq!(properties["place"]["$ref"], "#/$defs/Place");
+    assert_eq!(
+        input["$defs"]["Place"],
+        serde_json::json!({"$ref": "#/$defs/City"})
+    );
+    assert_eq!(
+        input["$defs"]["City"],
+        serde_json::json!({"type": "string"})
+    );
+    // The whole file, without its name: inside `$defs` it would start a resource of its own.
+    let whole = properties["whole"]["$ref"].as_str().unwrap();
+    let copy = &input["$defs"][whole.strip_prefix("#/$defs/").unwrap()];
+    assert!(copy.get("$id").is_none(), "{copy}");
+    assert!(copy.get("$defs").is_some(), "{copy}");
+    // A reference by the schema's own name is local.
+    assert_eq!(properties["again"]["$ref"], "#/properties/place");
+    assert_eq!(input["$id"], "https://example.com/schemas/t.json");
+
+    // A name nothing in the folder has is a network reference, as before.
+    let err = load(&[(
+        "t.json",
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"a":{"$ref":"https://example.com/schemas/other.json"}}}}"#,
+    )])
+    .unwrap_err();
+    assert!(err.one_line().contains("error[network-ref]"), "{err}");
+    // Two schemas of one name.
+    let err = load(&[
+        (
+            "t.json",
+            r#"{"name":"t","inputSchema":{"$id":"https://example.com/schemas/common.json","type":"object"}}"#,
+        ),
+        ("common.json", common),
+        (
+            "u.json",
+            r#"{"name":"u","inputSchema":{"type":"object","properties":{"a":{"$ref":"common.json#/$defs/City"}}}}"#,
+        ),
+    ])
+    .unwrap_err();
+    assert_eq!(
+        err.one_line(),
+        "t.json:1:34: error[duplicate-id]: `$id` \"https://example.com/schemas/common.json\" also names `common.json#` (at /inputSchema/$id)\n"
     );
 }
 
