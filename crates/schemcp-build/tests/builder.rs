@@ -74,6 +74,47 @@ fn a_definition_shared_across_files_is_one_type() {
     assert!(code.contains("///Apostaladdress."), "{code}");
 }
 
+/// What zod 4.6.7 writes for a registry (`z.toJSONSchema(registry, { uri })`): every schema
+/// named by a root `$id` (with `$schema`) and referenced by that name. `City.json` is a
+/// definitions file the tool's input and output reference; each is served self-contained.
+#[test]
+fn schemas_named_and_referenced_by_id_generate_like_files_referenced_by_path() {
+    let generated = Builder::new()
+        .schemas_dir(fixture("zod_registry"))
+        .generate()
+        .unwrap();
+    assert!(generated.warnings.is_empty(), "{:?}", generated.warnings);
+    let code = &generated.files[0].1;
+    assert_eq!(code.matches("pub struct City {").count(), 1, "{code}");
+    assert_eq!(squash(code).matches("pubcity:City,").count(), 2, "{code}");
+    let catalog: serde_json::Value = serde_json::from_str(&generated.files[1].1).unwrap();
+    let tool = &catalog["tools"][0];
+    let paris = serde_json::json!({ "name": "Paris", "country": "FR" });
+    for (key, mut valid) in [
+        ("inputSchema", serde_json::json!({ "days": 3 })),
+        (
+            "outputSchema",
+            serde_json::json!({ "temperature": 16.2, "humidity": 0.8 }),
+        ),
+    ] {
+        let schema = &tool[key];
+        assert_eq!(
+            schema["properties"]["city"]["$ref"], "#/$defs/City",
+            "{key}"
+        );
+        let city = &schema["$defs"]["City"];
+        assert!(
+            city.get("$id").is_none() && city.get("$schema").is_none(),
+            "{city}"
+        );
+        let validator = jsonschema::validator_for(schema).unwrap();
+        valid["city"] = paris.clone();
+        assert!(validator.is_valid(&valid), "{key}: {valid}");
+        valid["city"]["country"] = "FRA".into();
+        assert!(!validator.is_valid(&valid), "{key}: {valid}");
+    }
+}
+
 /// Writes `files` into a scratch schemas folder and returns the generation error.
 fn failure(test: &str, files: &[(&str, &str)]) -> schemcp_build::Diagnostics {
     let dir = scratch(test);

@@ -2,7 +2,7 @@
 //!
 //! A reference that leaves the schema's own document (by path, or by the `$id` of a schema in
 //! the folder) is replaced by `#/$defs/<Name>`, and the schema it named is copied into the root
-//! `$defs` under that name, without a root `$id`. Copies are rewritten the
+//! `$defs` under that name, without a root `$id` or `$schema`. Copies are rewritten the
 //! same way, relative to the file they came from, until nothing points outside. Names:
 //!
 //! - a pointer ref (`common.json#/$defs/Address`) takes its last segment, `Address`;
@@ -161,10 +161,13 @@ pub(crate) fn bundle(files: &Files, tool: usize, key: &str) -> (Value, Vec<(Stri
     let mut copies = Vec::new();
     while let Some((name, target)) = names.pending.pop_front() {
         let mut copy = files.value(&target).clone();
-        // A copied root's name stays with its file: in `$defs` it would start a resource of
-        // its own, against which the references rewritten here would no longer resolve.
+        // A copied root's name and dialect stay with its file: in `$defs` a `$id` would start
+        // a resource of its own, against which the references rewritten here would no longer
+        // resolve, and `$schema` belongs at a resource's root only (the loader holds every
+        // file to 2020-12, the dialect of the schema the copy goes into).
         if let Value::Object(root) = &mut copy {
             root.shift_remove("$id");
+            root.shift_remove("$schema");
         }
         rewrite(
             files,
