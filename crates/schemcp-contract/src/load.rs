@@ -129,13 +129,19 @@ impl Files {
                 ));
             };
             let Some(&file) = self.by_key.get(&key) else {
-                return Err(RefError::new(
-                    "dangling-ref",
-                    format!(
+                // zod, for one, writes references to a registry's schemas by bare name.
+                let with_extension = format!("{key}.json");
+                let help = self.by_key.contains_key(&with_extension).then(|| {
+                    let hint = reference.replacen(path, &format!("{path}.json"), 1);
+                    format!("the folder has `{with_extension}`: write the reference as \"{hint}\"")
+                });
+                return Err(RefError {
+                    code: Some("dangling-ref"),
+                    message: format!(
                         "`$ref` \"{reference}\" names `{key}`, which is not a JSON file in the schemas folder"
                     ),
-                    None,
-                ));
+                    help,
+                });
             };
             (file, String::new())
         };

@@ -157,6 +157,36 @@ fn references_by_id_resolve_to_the_schema_of_that_name_in_the_folder() {
     );
 }
 
+/// zod writes references to a registry's schemas by bare name (`"$ref": "City"`) unless told
+/// a `uri`; saved as `City.json`, the file is named in the help.
+#[test]
+fn a_reference_without_the_json_extension_is_told_the_file_that_has_it() {
+    let err = schemcp_contract::load_sources(
+        std::path::Path::new(""),
+        vec![
+            ("City.json".into(), r#"{"type":"string"}"#.into()),
+            (
+                "t.json".into(),
+                r#"{"name":"t","inputSchema":{"type":"object","properties":{"c":{"$ref":"City"},"d":{"$ref":"Town"}}}}"#.into(),
+            ),
+        ],
+    )
+    .unwrap_err();
+    let help: Vec<Option<&str>> = err
+        .0
+        .iter()
+        .filter(|d| d.code == "dangling-ref")
+        .map(|d| d.help.as_deref())
+        .collect();
+    assert_eq!(
+        help,
+        [
+            Some("the folder has `City.json`: write the reference as \"City.json\""),
+            None
+        ]
+    );
+}
+
 #[test]
 fn invalid_id_points_at_the_value() {
     assert_eq!(
