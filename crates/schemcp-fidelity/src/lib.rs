@@ -1043,8 +1043,8 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
         "Each group's schema is generated as a tool's **input** (`inputSchema`) and **output** \
          (`outputSchema`) by schemcp-build with `fallback_to_value(true)` (what cannot be typed \
          becomes `serde_json::Value`, with a warning naming each pointer; without that opt-in it \
-         is a build error). The contract loader's lints (object input root, no `$id`, the \
-         dialect) are bypassed, to measure the generator on every schema. The **typify** \
+         is a build error). The contract loader's lints (object input root, `$id` at a root \
+         only, the dialect) are bypassed, to measure the generator on every schema. The **typify** \
          baseline is plain typify 0.8 (`add_root_schema`, default settings, a root `title` \
          injected, panics caught). All generated modules are compiled in one crate.\n\n\
          - *accepted*: for schemcp, the pipeline the runtime ships (validate with \
