@@ -44,6 +44,7 @@ mod examples;
 mod fields;
 mod initializers;
 mod names;
+mod never_matching;
 mod normalize;
 mod openings;
 mod optional;

@@ -1938,3 +1938,38 @@ fn keywords_left_beside_a_union_are_refused_naming_the_kinds_it_lets_through() {
         ]
     );
 }
+
+/// A `oneOf` branch that requires `c` as an array, beside `c: {"const": "x"}`, matches no value
+/// (union corpus u11-94). typify merged it into the rest and gave the whole schema no values,
+/// so it was refused (`serde_json::Value` with the opt-in); left out, the schema is typed.
+#[test]
+fn a_branch_no_value_matches_is_left_out_of_the_type() {
+    let input = json!({
+        "type": "object",
+        "required": ["c"],
+        "anyOf": [{
+            "properties": {
+                "a": { "type": ["string", "null"] },
+                "b": { "type": "object", "properties": { "z": { "type": "integer" } } },
+                "c": { "const": "x" }
+            },
+            "additionalProperties": false
+        }],
+        "oneOf": [
+            { "properties": { "c": true, "b": { "type": ["string", "null"] } } },
+            {
+                "properties": {
+                    "a": {},
+                    "c": { "type": "array", "items": { "type": "integer" } },
+                    "b": { "type": "integer" }
+                },
+                "required": ["b"],
+                "additionalProperties": true
+            }
+        ]
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let input = item(&code, "struct", "TInput");
+    assert!(has(input, "pub c: TInputC,"), "{input}");
+}

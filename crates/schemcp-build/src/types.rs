@@ -30,6 +30,7 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 use crate::branch_kinds::kind_keywords_into_branches;
 use crate::checks::NoValue;
 use crate::names::pascal;
+use crate::never_matching::drop_never_matching_branches;
 use crate::normalize::{
     absent_unmeetable_members, closed_tuples, const_as_enum, declare_required_members,
     distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
@@ -855,6 +856,10 @@ fn collect_schema(
         single_branches_as_all_of(&mut member.schema);
         drop_opaque_nots(&mut member.schema);
         const_as_enum(&mut member.schema);
+        // After `const_as_enum`, so `const` members have kinds; what it leaves `false` goes.
+        drop_never_matching_branches(&mut member.schema);
+        settle_boolean_branches(&mut member.schema);
+        single_branches_as_all_of(&mut member.schema);
         kind_keywords_into_branches(&mut member.schema, &kinds_of);
         fold_value_branches(&mut member.schema);
         narrow_listed_members(&mut member.schema);

@@ -19,8 +19,13 @@ use schemcp_fidelity::{Generation, Side, exceptions, rows};
 /// Measured on this corpus (input and output alike). `FAITHFUL` went from 1690 to 1686 when
 /// six groups that were `serde_json::Value` (a member declared twice) became typed: one of
 /// them, an open object, drops the members it does not declare from four valid instances.
+/// It went from 1686 to 1672 when branches no value matches were left out of the type
+/// (`never_matching.rs`): two groups that were `serde_json::Value` became typed, and in five
+/// others 14 valid instances had gone through the variant of such a branch, which kept the
+/// members the branch they match does not declare; those are dropped now, as in every open
+/// object here.
 const ACCEPTED: usize = 2201;
-const FAITHFUL: usize = 1686;
+const FAITHFUL: usize = 1672;
 
 #[test]
 fn generator_fidelity_on_unions_of_objects() {
