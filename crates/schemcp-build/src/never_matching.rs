@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::normalize::{allowed_kinds, required_names};
+use crate::normalize::{all_of_members, allowed_kinds, required_names};
 use crate::schema::{declared_kinds, for_each_child_mut};
 
 /// Replaces with `false`, in the copy of a schema the generator converts, each `anyOf`/`oneOf`
@@ -28,24 +28,10 @@ pub(crate) fn drop_never_matching_branches(schema: &mut Value) {
     if declared_kinds(object) != Some(BTreeSet::from(["object".to_string()])) {
         return;
     }
-    let mut pieces = vec![&*schema];
-    if let Some(Value::Array(all_of)) = schema.get("allOf") {
-        pieces.extend(all_of);
-    }
-    let required_around: BTreeSet<String> = pieces
-        .iter()
-        .flat_map(|piece| required_names(Some(piece)))
-        .collect();
-    // What every piece declares of a member: a value must match them all.
-    let kinds_around = |name: &str| -> Option<BTreeSet<String>> {
-        pieces
-            .iter()
-            .filter_map(|piece| allowed_kinds(piece.get("properties")?.get(name)?))
-            .reduce(|a, b| a.intersection(&b).cloned().collect())
-    };
+    let around = all_of_members(object);
     let never_matching: Vec<(&'static str, usize)> = ["anyOf", "oneOf"]
         .into_iter()
-        .filter_map(|keyword| Some((keyword, schema.get(keyword)?.as_array()?)))
+        .filter_map(|keyword| Some((keyword, object.get(keyword)?.as_array()?)))
         .flat_map(|(keyword, branches)| {
             branches
                 .iter()
@@ -56,10 +42,10 @@ pub(crate) fn drop_never_matching_branches(schema: &mut Value) {
                         return false;
                     };
                     members.iter().any(|(name, member)| {
-                        (required_around.contains(name) || required.contains(name))
+                        (around.required.contains(name.as_str()) || required.contains(name))
                             && allowed_kinds(member)
-                                .zip(kinds_around(name))
-                                .is_some_and(|(here, around)| here.is_disjoint(&around))
+                                .zip(around.kinds.get(name.as_str()))
+                                .is_some_and(|(here, around)| here.is_disjoint(around))
                     })
                 })
                 .map(move |(i, _)| (keyword, i))

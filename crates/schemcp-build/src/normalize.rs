@@ -1016,39 +1016,68 @@ pub(crate) fn absent_unmeetable_members(schema: &mut Value) {
 /// The members that `allOf` branches of `object` declare and that no value can have: what
 /// `object` and its branches declare of each shares no kind, and none of them requires it.
 fn absent_through_all_of(object: &serde_json::Map<String, Value>) -> BTreeSet<String> {
-    let Some(Value::Array(all_of)) = object.get("allOf") else {
+    if !matches!(object.get("allOf"), Some(Value::Array(_))) {
         return BTreeSet::new();
+    }
+    let merged = all_of_members(object);
+    merged
+        .kinds
+        .into_iter()
+        .filter(|(name, common)| {
+            common.is_empty()
+                && merged.in_branches.contains(name)
+                && !merged.required.contains(name)
+        })
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
+
+/// What `object` and its `allOf` branches, which every value matches, say of its members.
+pub(crate) struct AllOfMembers<'a> {
+    /// The names any of them requires.
+    pub required: BTreeSet<&'a str>,
+    /// Per member declared with kinds said ([`allowed_kinds`]), the kinds those declarations
+    /// share: a value's member must match them all.
+    pub kinds: BTreeMap<&'a str, BTreeSet<String>>,
+    /// The members an `allOf` branch declares.
+    pub in_branches: BTreeSet<&'a str>,
+}
+
+/// [`AllOfMembers`] of `object`.
+pub(crate) fn all_of_members(object: &serde_json::Map<String, Value>) -> AllOfMembers<'_> {
+    let mut merged = AllOfMembers {
+        required: BTreeSet::new(),
+        kinds: BTreeMap::new(),
+        in_branches: BTreeSet::new(),
     };
-    let mut required = BTreeSet::new();
-    let mut in_branches = BTreeSet::new();
-    let mut kinds: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    let all_of = match object.get("allOf") {
+        Some(Value::Array(all_of)) => all_of.as_slice(),
+        _ => &[],
+    };
     let parts = std::iter::once(object).chain(all_of.iter().filter_map(Value::as_object));
     for (i, part) in parts.enumerate() {
         if let Some(Value::Array(names)) = part.get("required") {
-            required.extend(names.iter().filter_map(Value::as_str));
+            merged
+                .required
+                .extend(names.iter().filter_map(Value::as_str));
         }
         let Some(Value::Object(members)) = part.get("properties") else {
             continue;
         };
         for (name, member) in members {
             if i > 0 {
-                in_branches.insert(name.as_str());
+                merged.in_branches.insert(name.as_str());
             }
             if let Some(allowed) = allowed_kinds(member) {
-                kinds
+                merged
+                    .kinds
                     .entry(name)
                     .and_modify(|common| common.retain(|k| allowed.contains(k)))
                     .or_insert(allowed);
             }
         }
     }
-    kinds
-        .into_iter()
-        .filter(|(name, common)| {
-            common.is_empty() && in_branches.contains(name) && !required.contains(name)
-        })
-        .map(|(name, _)| name.to_string())
-        .collect()
+    merged
 }
 
 /// What [`member_kinds`] gives for a member schema, and no kind for `false`.

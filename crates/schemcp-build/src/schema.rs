@@ -1039,25 +1039,23 @@ pub(crate) fn untyped_message(
     object: &serde_json::Map<String, Value>,
     kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
 ) -> Option<String> {
-    let (keyword, kind) = first_kind_keyword(object)?;
+    let reading = UntypedReading::of(object, kinds_of)?;
+    let UntypedReading { keyword, kind, .. } = reading;
     let found = format!("`{keyword}` (a keyword for {kind} values)");
-    Some(match union_kinds(object, kinds_of) {
+    Some(match reading.union {
         None => format!(
             "this schema uses {found} but has no `type`, so it also accepts every other kind of \
              JSON value, which a Rust type inferred from it would reject"
         ),
-        Some((union, kinds)) => match other_kinds(&kinds, kind) {
-            None => format!(
-                "this schema uses {found} beside {} `{union}` that lets only {kind} values \
-                 through, but has no `type` of its own",
-                if union == "anyOf" { "an" } else { "a" }
-            ),
-            Some(others) => format!(
-                "this schema uses {found} but has no `type`, and the `{union}` beside it also \
-                 lets {others} values through, which a Rust type inferred from the keywords \
-                 would reject"
-            ),
-        },
+        Some((union, None)) => format!(
+            "this schema uses {found} beside {} `{union}` that lets only {kind} values through, \
+             but has no `type` of its own",
+            if union == "anyOf" { "an" } else { "a" }
+        ),
+        Some((union, Some(others))) => format!(
+            "this schema uses {found} but has no `type`, and the `{union}` beside it also lets \
+             {others} values through, which a Rust type inferred from the keywords would reject"
+        ),
     })
 }
 
@@ -1069,15 +1067,45 @@ pub(crate) fn untyped_help(
     kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
 ) -> String {
     let opt_in = "or opt in to `Builder::fallback_to_value(true)` to use serde_json::Value here";
-    let Some((keyword, kind)) = object.and_then(first_kind_keyword) else {
-        return format!("say what the schema means (e.g. add `\"type\": \"object\"`), {opt_in}");
-    };
-    match object.and_then(|o| union_kinds(o, kinds_of)) {
-        Some((union, kinds)) if other_kinds(&kinds, kind).is_some() => format!(
+    match object.and_then(|o| UntypedReading::of(o, kinds_of)) {
+        Some(UntypedReading {
+            keyword,
+            kind,
+            union: Some((union, Some(_))),
+        }) => format!(
             "say where the keywords apply: write `{keyword}` (and the other keywords for {kind} \
              values) in the `{union}` branches for {kind} values instead of beside them, {opt_in}"
         ),
-        _ => format!("say what the schema means (e.g. add `\"type\": \"{kind}\"`), {opt_in}"),
+        reading => {
+            let kind = reading.map_or("object", |r| r.kind);
+            format!("say what the schema means (e.g. add `\"type\": \"{kind}\"`), {opt_in}")
+        }
+    }
+}
+
+/// What a schema without `type` says of its kind, for [`untyped_message`] and
+/// [`untyped_help`]: its first keyword for one kind of value, and the `anyOf`/`oneOf` beside
+/// it where that says its kinds, with the kinds it lets through besides the keyword's
+/// (`None` where there are none).
+struct UntypedReading {
+    keyword: &'static str,
+    kind: &'static str,
+    union: Option<(&'static str, Option<String>)>,
+}
+
+impl UntypedReading {
+    fn of(
+        object: &serde_json::Map<String, Value>,
+        kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
+    ) -> Option<UntypedReading> {
+        let (keyword, kind) = first_kind_keyword(object)?;
+        let union =
+            union_kinds(object, kinds_of).map(|(union, kinds)| (union, other_kinds(&kinds, kind)));
+        Some(UntypedReading {
+            keyword,
+            kind,
+            union,
+        })
     }
 }
 

@@ -565,10 +565,9 @@ fn named_roots(files: &Files, diags: &mut Vec<Diagnostic>) -> HashMap<String, Ta
             let Some(id) = value.get("$id").and_then(Value::as_str) else {
                 continue;
             };
-            let name = id.strip_suffix('#').unwrap_or(id);
-            if !has_scheme(name) || name.contains('#') {
+            let Some(name) = id_without_fragment(id).filter(|name| has_scheme(name)) else {
                 continue;
-            }
+            };
             let target = Target {
                 file,
                 pointer: root.clone(),
@@ -590,6 +589,16 @@ fn named_roots(files: &Files, diags: &mut Vec<Diagnostic>) -> HashMap<String, Ta
         }
     }
     by_id
+}
+
+/// The name a `$id` gives, without the empty fragment 2020-12 allows (`"a.json#"`), or `None`
+/// where it has a fragment that is not empty, which 2020-12 does not allow.
+fn id_without_fragment(id: &str) -> Option<&str> {
+    match id.split_once('#') {
+        Some((name, "")) => Some(name),
+        Some(_) => None,
+        None => Some(id),
+    }
 }
 
 fn valid_tool_name(name: &str) -> bool {
@@ -748,7 +757,7 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
                 // another resource, which references inside it resolve against.
                 let own_name = at == root;
                 match id.as_str() {
-                    Some(id) if own_name && id.split_once('#').is_none_or(|(_, f)| f.is_empty()) => {}
+                    Some(id) if own_name && id_without_fragment(id).is_some() => {}
                     Some(_) if own_name => diags.push(
                         Diagnostic::new(Severity::Error, "invalid-id", format!("`$id` {id} has a fragment"), &f.path)
                             .at_value(&f.source, &format!("{at}/$id"))

@@ -3,6 +3,19 @@
 
 use schemcp_contract::{Severity, load};
 
+/// Loads `files` (name, text) as a schemas folder.
+fn load_files(
+    files: &[(&str, &str)],
+) -> Result<schemcp_contract::ContractSet, schemcp_contract::Diagnostics> {
+    schemcp_contract::load_sources(
+        std::path::Path::new(""),
+        files
+            .iter()
+            .map(|(name, text)| (name.into(), text.to_string()))
+            .collect(),
+    )
+}
+
 /// Every diagnostic of a folder that must fail to load, one line each.
 fn errors(case: &str) -> String {
     let dir = format!("tests/fixtures/broken/{case}");
@@ -50,17 +63,12 @@ fn unsupported_id_points_at_the_key() {
 #[test]
 fn a_tool_schema_may_name_itself_at_its_root_only() {
     let tool = |input: &str| {
-        let mut files = vec![(
-            "t.json".into(),
-            format!(r#"{{"name":"t","inputSchema":{input}}}"#),
-        )];
-        if input.contains("common.json") {
-            files.push((
-                "common.json".into(),
-                r#"{"$defs":{"City":{"type":"string"}}}"#.into(),
-            ));
+        let tool = format!(r#"{{"name":"t","inputSchema":{input}}}"#);
+        let common = r#"{"$defs":{"City":{"type":"string"}}}"#;
+        match input.contains("common.json") {
+            true => load_files(&[("t.json", &tool), ("common.json", common)]),
+            false => load_files(&[("t.json", &tool)]),
         }
-        schemcp_contract::load_sources(std::path::Path::new(""), files)
     };
     // Its references, local and to other files, resolve as without it; the served schema
     // keeps the name, with the other file's definition bundled into its `$defs`.
@@ -90,17 +98,8 @@ fn a_tool_schema_may_name_itself_at_its_root_only() {
 /// bundled like references by path, and nothing is fetched.
 #[test]
 fn references_by_id_resolve_to_the_schema_of_that_name_in_the_folder() {
-    let load = |files: &[(&str, &str)]| {
-        schemcp_contract::load_sources(
-            std::path::Path::new(""),
-            files
-                .iter()
-                .map(|(name, text)| (name.into(), text.to_string()))
-                .collect(),
-        )
-    };
     let common = r##"{"$id":"https://example.com/schemas/common.json","$defs":{"City":{"type":"string"},"Place":{"$ref":"#/$defs/City"}}}"##;
-    let set = load(&[
+    let set = load_files(&[
         (
             "t.json",
             r##"{"name":"t","inputSchema":{"$id":"https://example.com/schemas/t.json","type":"object","properties":{
@@ -132,14 +131,14 @@ fn references_by_id_resolve_to_the_schema_of_that_name_in_the_folder() {
     assert_eq!(input["$id"], "https://example.com/schemas/t.json");
 
     // A name nothing in the folder has is a network reference, as before.
-    let err = load(&[(
+    let err = load_files(&[(
         "t.json",
         r#"{"name":"t","inputSchema":{"type":"object","properties":{"a":{"$ref":"https://example.com/schemas/other.json"}}}}"#,
     )])
     .unwrap_err();
     assert!(err.one_line().contains("error[network-ref]"), "{err}");
     // Two schemas of one name.
-    let err = load(&[
+    let err = load_files(&[
         (
             "t.json",
             r#"{"name":"t","inputSchema":{"$id":"https://example.com/schemas/common.json","type":"object"}}"#,
@@ -161,16 +160,13 @@ fn references_by_id_resolve_to_the_schema_of_that_name_in_the_folder() {
 /// a `uri`; saved as `City.json`, the file is named in the help.
 #[test]
 fn a_reference_without_the_json_extension_is_told_the_file_that_has_it() {
-    let err = schemcp_contract::load_sources(
-        std::path::Path::new(""),
-        vec![
-            ("City.json".into(), r#"{"type":"string"}"#.into()),
-            (
-                "t.json".into(),
-                r#"{"name":"t","inputSchema":{"type":"object","properties":{"c":{"$ref":"City"},"d":{"$ref":"Town"}}}}"#.into(),
-            ),
-        ],
-    )
+    let err = load_files(&[
+        ("City.json", r#"{"type":"string"}"#),
+        (
+            "t.json",
+            r#"{"name":"t","inputSchema":{"type":"object","properties":{"c":{"$ref":"City"},"d":{"$ref":"Town"}}}}"#,
+        ),
+    ])
     .unwrap_err();
     let help: Vec<Option<&str>> = err
         .0
