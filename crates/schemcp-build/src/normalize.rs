@@ -1541,15 +1541,21 @@ fn holds_no_value(schema: &serde_json::Map<String, Value>) -> bool {
 /// enum with one variant per branch (an open branch typed as its kind or any other kind of
 /// value, see `types::untyped`), read by the variant that declares most of the value's members
 /// (`unions::best_fit_unions`). Every value valid for the `anyOf` is valid for a branch, so
-/// one of the variants holds it. Validation still reads the `anyOf`.
+/// one of the variants holds it. Validation still reads the `anyOf`. A branch that only
+/// refers to a definition leaving its kind open (`open_ref`) is open too: typify made
+/// `anyOf: [{"$ref": "#/$defs/anything"}, {"type": "string"}]` such a struct, which refused
+/// every string.
 pub(crate) fn settle_object_unions(
     schema: &mut Value,
     declared: &dyn Fn(&Value) -> Option<serde_json::Map<String, Value>>,
+    open_ref: &dyn Fn(&str) -> bool,
 ) {
     let Value::Object(object) = schema else {
         return;
     };
-    for_each_child_mut(object, &mut |child| settle_object_unions(child, declared));
+    for_each_child_mut(object, &mut |child| {
+        settle_object_unions(child, declared, open_ref)
+    });
     let one_of = object.contains_key("oneOf");
     let of_objects = object.get("type").is_some_and(|t| t == "object");
     let Some(Value::Array(branches)) = object.get_mut(if one_of { "oneOf" } else { "anyOf" })
@@ -1599,7 +1605,14 @@ pub(crate) fn settle_object_unions(
     }
     if !share_a_member(&sets)
         && !keep.contains(&true)
-        && !branches.iter().any(open_branch)
+        && !branches.iter().any(|branch| {
+            open_branch(branch)
+                || branch
+                    .as_object()
+                    .filter(|b| b.len() == 1)
+                    .and_then(|b| b.get("$ref")?.as_str())
+                    .is_some_and(open_ref)
+        })
         && !overlapping_kinds(branches)
     {
         return;
@@ -2306,7 +2319,7 @@ mod tests {
             {"type": "object", "additionalProperties": false},
             {"$ref": "#/$defs/Shared"}
         ]});
-        settle_object_unions(&mut schema, &declared);
+        settle_object_unions(&mut schema, &declared, &|_| false);
         // An enum, not typify's struct of flattened parts, where the map would take all.
         assert_eq!(
             schema,
@@ -2323,7 +2336,7 @@ mod tests {
             {"type": "object", "properties": {"c": {"type": "integer"}}},
             {"type": "object", "properties": {"d": {}}, "required": ["d"]}
         ]});
-        settle_object_unions(&mut one_of, &declared);
+        settle_object_unions(&mut one_of, &declared, &|_| false);
         let kept: Vec<bool> = (0..3)
             .map(|i| one_of["oneOf"][i].get("additionalProperties").is_some())
             .collect();
@@ -2333,7 +2346,7 @@ mod tests {
             {"type": "object", "properties": {"y": {}}, "required": ["y"]}
         ]});
         let before = required.clone();
-        settle_object_unions(&mut required, &declared);
+        settle_object_unions(&mut required, &declared, &|_| false);
         assert_eq!(required, before);
     }
 

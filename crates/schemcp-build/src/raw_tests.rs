@@ -1099,7 +1099,7 @@ fn a_nullable_enum_root_is_an_option_of_its_values() {
     }
 }
 
-/// In a schema that is one resource (no `$id` below the root, contract files always are), a
+/// In a schema that is one resource (no `$id` below the root, as most contract files are), a
 /// `$dynamicRef` lands where a `$ref` would, and a `$ref` may name a `$dynamicAnchor`.
 #[test]
 fn dynamic_references_in_one_resource_are_references() {
@@ -1972,4 +1972,31 @@ fn a_branch_no_value_matches_is_left_out_of_the_type() {
     assert!(warnings.is_empty(), "{warnings:?}");
     let input = item(&code, "struct", "TInput");
     assert!(has(input, "pub c: TInputC,"), "{input}");
+}
+
+/// An `anyOf` branch that only refers to a definition leaving its kind open is open too:
+/// typify made this a struct of optional flattened parts, which refused every string (the
+/// suite's "$id inside an unknown keyword is not a real identifier", typed once its `$id`s
+/// were followed). As a `oneOf` it is an enum that holds every valid value.
+#[test]
+fn an_any_of_referring_to_an_open_definition_is_an_enum() {
+    let mut input = object(json!({
+        "x": { "anyOf": [{ "$ref": "#/$defs/anything" }, { "$ref": "#/$defs/name" }] }
+    }));
+    input["$defs"] = json!({
+        "anything": { "not": { "array_of_schemas": [{ "type": "null" }] } },
+        "name": { "type": "string" }
+    });
+    let (code, _) = generate(
+        &builder().fallback_to_value(true),
+        &[tool("t", input, None)],
+        &[],
+    )
+    .unwrap();
+    let x = item(&code, "enum", "TInputX");
+    assert!(
+        has(x, "Anything(Anything),") && has(x, "Name(Name),"),
+        "{x}"
+    );
+    assert!(!has(&code, "flatten"), "{code}");
 }

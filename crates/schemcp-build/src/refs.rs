@@ -18,8 +18,9 @@ use crate::schema::{
 /// Reads every `$dynamicRef` as the `$ref` it amounts to in a schema that is one resource: no
 /// `$id` below the root, and no `$dynamicAnchor` name declared twice. A `$dynamicRef` then
 /// resolves to the outermost `$dynamicAnchor` of its name in the dynamic scope, and every
-/// resource in that scope is this one, so it lands where a `$ref` would. Contract files are
-/// always such a schema (the contract loader refuses `$id`). Where `$ref` is already there, the
+/// resource in that scope is this one, so it lands where a `$ref` would. (A schema that embeds
+/// resources keeps its `$id`s beside a `$dynamicRef`, see
+/// [`inline_resources`](schemcp_contract::resources::inline_resources).) Where `$ref` is already there, the
 /// reference joins the `allOf`, where it applies in place just the same. Anything else is left
 /// for the generator to refuse (or degrade).
 pub(crate) fn static_dynamic_refs(

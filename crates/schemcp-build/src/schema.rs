@@ -1291,26 +1291,7 @@ pub(crate) fn canonical(value: &Value) -> String {
 
 /// Decodes one JSON pointer segment as typify does (`~1`, `~0`, then percent-escapes).
 pub(crate) fn decode_segment(segment: &str) -> String {
-    let unescaped = unescape(segment);
-    let bytes = unescaped.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && bytes[i + 1].is_ascii_hexdigit()
-            && bytes[i + 2].is_ascii_hexdigit()
-        {
-            let hex = [bytes[i + 1], bytes[i + 2]];
-            let hex = std::str::from_utf8(&hex).unwrap_or("00");
-            out.push(u8::from_str_radix(hex, 16).unwrap_or(0));
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or(unescaped)
+    schemcp_contract::json::percent_decode(&unescape(segment))
 }
 
 #[cfg(test)]

@@ -49,10 +49,11 @@ use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
     RefKinds, canonical, declared_kinds, decode_segment, escape, for_each_ref_mut,
     for_each_subschema, keyword_place, mark_defaults, mark_nullable_optionals, may_be_null,
-    members_merges_leave_no_value, mentions, says_no_value, unescape, untyped_help,
+    members_merges_leave_no_value, mentions, open_branch, says_no_value, unescape, untyped_help,
     untyped_message, untyped_subschemas,
 };
 use schemcp_contract::keywords::ANNOTATIONS;
+use schemcp_contract::resources::inline_resources;
 
 /// One tool's schemas, as the generator needs them.
 pub(crate) struct ToolSchemas<'a> {
@@ -691,7 +692,7 @@ fn collect_schema(
         (Kind::Output, Some(title)) => pascal(title),
         _ => format!("{}{}", tool_pascal, kind.label()),
     };
-    let (hoisted, copies) = hoist_refs(&static_dynamic_refs(object), &root_name);
+    let (hoisted, copies) = hoist_refs(&static_dynamic_refs(&inline_resources(object)), &root_name);
     moved.extend(copies.into_iter().map(|(name, original)| Copied {
         tool: t,
         copy: format!("{base}/$defs/{}", escape(&name)),
@@ -825,6 +826,15 @@ fn collect_schema(
     let array_only = |reference: &str| {
         resolve(reference, &defs).is_ok_and(|index| array_only_defs.contains(&index))
     };
+    // Definitions that leave their kind open, which typify cannot tell apart in an `anyOf`.
+    let open_defs: BTreeSet<usize> = members
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| open_branch(&m.schema))
+        .map(|(i, _)| i)
+        .collect();
+    let open_ref =
+        |reference: &str| resolve(reference, &defs).is_ok_and(|index| open_defs.contains(&index));
     for member in &mut members {
         supersets_first(&mut member.schema, &declared);
         open_evaluating_branches(&mut member.schema, &reference_evaluates);
@@ -890,7 +900,7 @@ fn collect_schema(
         // After `untyped`, whose diagnostics name the keywords as written.
         settle_unevaluated(&mut member.schema);
         separate_any_of_from_one_of(&mut member.schema);
-        settle_object_unions(&mut member.schema, &declared);
+        settle_object_unions(&mut member.schema, &declared, &open_ref);
         split_ref_siblings(&mut member.schema);
         open_pattern_properties(&mut member.schema);
         untag_open_lone_members(&mut member.schema);

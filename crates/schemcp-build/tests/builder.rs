@@ -74,6 +74,59 @@ fn a_definition_shared_across_files_is_one_type() {
     assert!(code.contains("///Apostaladdress."), "{code}");
 }
 
+/// A compound document, as bundlers write one: a schema embedded under `$defs` with its own
+/// `$id`, referenced by it, and inside it `#/$defs/coords` reads its own `$defs`, not the
+/// document's (which has a `coords` of another kind). The types follow each reference where
+/// the validator does, and the schema is served as written.
+#[test]
+fn embedded_resources_generate_where_their_references_land() {
+    let dir = fixture("embedded_resources");
+    let generated = Builder::new().schemas_dir(&dir).generate().unwrap();
+    let renamed: Vec<String> = generated.warnings.iter().map(|w| w.one_line()).collect();
+    assert_eq!(renamed.len(), 2, "{renamed:?}");
+    assert!(
+        renamed.iter().all(|w| w.contains("[type-renamed]")),
+        "{renamed:?}"
+    );
+    let code = squash(&generated.files[0].1);
+    assert!(code.contains("pubfrom:Place,pubto:Place,"), "{code}");
+    assert!(
+        code.contains("pubstructPlace{pubname:::std::string::String,")
+            && code.contains("pubcoords:::std::option::Option<PlanRouteInputCoords>,"),
+        "{code}"
+    );
+    assert!(
+        code.contains("pubstructPlanRouteInputCoords{publat:f64,publon:f64,}"),
+        "{code}"
+    );
+    assert!(
+        code.contains("pubnote:::std::option::Option<PlanRouteCoords>,")
+            && code.contains("pubstructPlanRouteCoords(pub::std::string::String);"),
+        "{code}"
+    );
+    let catalog: serde_json::Value = serde_json::from_str(&generated.files[1].1).unwrap();
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("plan_route.json")).unwrap())
+            .unwrap();
+    let served = &catalog["tools"][0]["inputSchema"];
+    // As written, but for the references by name at the root, which become local ones (the
+    // `{"result"}` wrapper for older clients re-points local references only).
+    let mut expected = written["inputSchema"].clone();
+    for end in ["from", "to"] {
+        expected["properties"][end]["$ref"] = "#/$defs/place".into();
+    }
+    assert_eq!(served, &expected);
+    let validator = jsonschema::validator_for(served).unwrap();
+    let mut call = serde_json::json!({
+        "from": { "name": "A", "coords": { "lat": 1.5, "lon": 2 } },
+        "to": { "name": "B" },
+        "note": "scenic"
+    });
+    assert!(validator.is_valid(&call));
+    call["from"]["coords"] = "1.5,2".into();
+    assert!(!validator.is_valid(&call));
+}
+
 /// What zod 4.6.7 writes for a registry (`z.toJSONSchema(registry, { uri })`): every schema
 /// named by a root `$id` (with `$schema`) and referenced by that name. `City.json` is a
 /// definitions file the tool's input and output reference; each is served self-contained.

@@ -116,14 +116,18 @@ fn rewrite(
     let copied = (file, at) != served;
     let doc_root = files.doc_root(file, at);
     for (rel, keyword, reference) in schema::refs(value, "", Walk::All) {
+        let holder = format!("{at}{rel}");
         // Loading already rejected every reference that does not resolve.
-        let Ok(target) = files.resolve_ref(file, &doc_root, &reference) else {
+        let Ok(target) = files.resolve_ref(file, &doc_root, &holder, &reference) else {
             continue;
         };
         let into_served = target.file == served.0 && within(&target.pointer, served.1);
         // A reference by the schema's own `$id` becomes a local one, as the copies' do: the
-        // `{"result"}` wrapper for older clients re-points local references only.
-        if into_served && !copied && !has_scheme(&reference) {
+        // `{"result"}` wrapper for older clients re-points local references only. One written
+        // inside an embedded resource stays as written: it resolves against that resource, and
+        // loading made sure it lands in this document.
+        let in_resource = files.in_embedded(file, &doc_root, &holder);
+        if into_served && !copied && (!has_scheme(&reference) || in_resource) {
             continue;
         }
         let local = if into_served {
@@ -168,6 +172,19 @@ pub(crate) fn bundle(files: &Files, tool: usize, key: &str) -> (Value, Vec<(Stri
         if let Value::Object(root) = &mut copy {
             root.shift_remove("$id");
             root.shift_remove("$schema");
+        }
+        // So do the resources embedded in it: every reference in the copy is rewritten below
+        // to a place in the served document, read from its root.
+        let mut named = Vec::new();
+        schema::visit(&copy, "", Walk::All, &mut |at, schema| {
+            if schema.get("$id").is_some_and(Value::is_string) {
+                named.push(at.to_string());
+            }
+        });
+        for at in named {
+            if let Some(Value::Object(schema)) = copy.pointer_mut(&at) {
+                schema.shift_remove("$id");
+            }
         }
         rewrite(
             files,

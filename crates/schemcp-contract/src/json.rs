@@ -81,3 +81,30 @@ pub fn push_token(pointer: &mut String, token: &str) {
     pointer.push('/');
     pointer.push_str(&escape_token(token));
 }
+
+/// `s` with every `%XX` escape decoded, as a URI fragment is read before it is taken as a JSON
+/// pointer; kept as written when the bytes decoded are not UTF-8.
+///
+/// ```
+/// assert_eq!(schemcp_contract::json::percent_decode("/a%20b%25c~1d"), "/a b%c~1d");
+/// assert_eq!(schemcp_contract::json::percent_decode("%zz%"), "%zz%");
+/// ```
+pub fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}

@@ -43,6 +43,7 @@ pub mod json;
 pub mod keywords;
 mod load;
 mod locate;
+pub mod resources;
 mod schema;
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{self, Diagnostic, Diagnostics, Severity};
+use crate::json::percent_decode;
 use crate::locate::{resolve, split_pointer};
+use crate::resources::{Landing, ResourceError, Resources, without_fragment};
 use crate::schema::{self, Walk};
 use crate::{ContractSet, ToolContract, bundle};
 
@@ -74,6 +76,9 @@ pub(crate) struct Files {
     /// `inputSchema`/`outputSchema`, a definitions file), by that name without a fragment:
     /// a `$ref` to the name resolves to the file here, never over the network.
     by_id: HashMap<String, Target>,
+    /// The documents that embed resources (`$id` below their root), by file and the pointer
+    /// of the document's root in it.
+    resources: HashMap<(usize, String), Resources>,
 }
 
 impl Files {
@@ -94,13 +99,18 @@ impl Files {
         String::new()
     }
 
-    /// Follows `reference`, written in the document rooted at `doc_root` of file `from`.
+    /// Follows `reference`, written in the schema at `holder` of the document rooted at
+    /// `doc_root` of file `from`.
     pub fn resolve_ref(
         &self,
         from: usize,
         doc_root: &str,
+        holder: &str,
         reference: &str,
     ) -> Result<Target, RefError> {
+        if let Some(landed) = self.resolve_in_document(from, doc_root, holder, reference) {
+            return landed;
+        }
         let (path, fragment) = match reference.split_once('#') {
             Some((path, fragment)) => (path, fragment),
             None => (reference, ""),
@@ -228,6 +238,54 @@ impl Files {
         format!("{}#{}", self.list[target.file].key, target.pointer)
     }
 
+    /// Whether the schema at `holder` (in the document rooted at `doc_root` of `file`) is
+    /// inside a resource the document embeds.
+    pub fn in_embedded(&self, file: usize, doc_root: &str, holder: &str) -> bool {
+        self.resources
+            .get(&(file, doc_root.to_string()))
+            .is_some_and(|r| r.in_embedded(holder.strip_prefix(doc_root).unwrap_or(holder)))
+    }
+
+    /// Where `reference` lands when the document embeds resources and the reference names one
+    /// of them, or is written inside one (see [`Resources`]); `None` when it reads as in a
+    /// document of one resource.
+    fn resolve_in_document(
+        &self,
+        from: usize,
+        doc_root: &str,
+        holder: &str,
+        reference: &str,
+    ) -> Option<Result<Target, RefError>> {
+        let resources = self.resources.get(&(from, doc_root.to_string()))?;
+        let document = resolve(self.list[from].value.as_ref()?, doc_root)?;
+        let holder = holder.strip_prefix(doc_root).unwrap_or(holder);
+        let inside = resources.in_embedded(holder);
+        match resources.resolve(document, holder, reference) {
+            Landing::Here(pointer) => Some(Ok(Target {
+                file: from,
+                pointer: format!("{doc_root}{pointer}"),
+            })),
+            Landing::Nowhere(uri) => Some(Err(RefError::new(
+                "dangling-ref",
+                format!(
+                    "`$ref` \"{reference}\" names nothing: it resolves to `{uri}`, a schema of this document without that place"
+                ),
+                None,
+            ))),
+            Landing::Outside(uri) if inside => Some(Err(RefError::new(
+                "ref-leaves-resource",
+                format!(
+                    "`$ref` \"{reference}\" is written inside a schema with its own `$id` (base `{}`) and resolves to `{uri}`, which this document does not hold",
+                    resources.base_at(holder)
+                ),
+                Some(
+                    "inside a schema with its own `$id`, reference only schemas of the same document (embed what it names, with its `$id`), or move the reference out of it",
+                ),
+            ))),
+            Landing::Outside(_) => None,
+        }
+    }
+
     /// Every reference (`$ref`, `$dynamicRef`) in the schemas of a tool or definitions file:
     /// `(pointer of the keyword, reference)`.
     pub fn sites(&self, file: usize) -> Vec<(String, String)> {
@@ -254,6 +312,11 @@ impl Files {
     }
 }
 
+/// The pointer of the schema holding the reference at `site` (`.../$ref`).
+fn holder_of(site: &str) -> &str {
+    site.rsplit_once('/').map_or("", |(holder, _)| holder)
+}
+
 pub(crate) fn has_scheme(reference: &str) -> bool {
     let Some((scheme, _)) = reference.split_once(':') else {
         return false;
@@ -264,26 +327,6 @@ pub(crate) fn has_scheme(reference: &str) -> bool {
 }
 
 /// Decodes `%XX` escapes; anything malformed is kept as written.
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2]))
-        {
-            out.push((h * 16 + l) as u8);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
-}
-
 /// Resolves a reference path against the referring file's folder; `None` if it leaves the root.
 fn normalize_ref_path(from_key: &str, path: &str) -> Option<String> {
     if path.starts_with('/') {
@@ -429,6 +472,7 @@ fn load_inner(
         list,
         by_key,
         by_id: HashMap::new(),
+        resources: HashMap::new(),
     };
 
     classify(&mut files, &mut diags);
@@ -508,6 +552,7 @@ fn classify(files: &mut Files, diags: &mut Vec<Diagnostic>) {
         }
     }
     files.by_id = named_roots(files, diags);
+    files.resources = embedded_resources(files, diags);
     // A definitions candidate counts as referenced when any other file points at it.
     let mut referenced = HashSet::new();
     for i in 0..files.list.len() {
@@ -556,6 +601,47 @@ fn classify(files: &mut Files, diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// The documents that embed resources, each read once (see [`Files::resources`]). An `$id`
+/// that is not a URI without a fragment is reported by the lints; two resources of one URI
+/// are reported here, and leave the document read as one resource.
+fn embedded_resources(
+    files: &Files,
+    diags: &mut Vec<Diagnostic>,
+) -> HashMap<(usize, String), Resources> {
+    let mut found = HashMap::new();
+    for (file, f) in files.list.iter().enumerate() {
+        for (root, value) in files.schema_roots(file) {
+            match Resources::read(value) {
+                Ok(Some(resources)) => {
+                    found.insert((file, root), resources);
+                }
+                Ok(None) | Err(ResourceError::Invalid(_)) => {}
+                Err(ResourceError::Unresolvable(at)) => diags.push(
+                    Diagnostic::new(
+                        Severity::Error,
+                        "invalid-id",
+                        "`$id` does not resolve to a URI",
+                        &f.path,
+                    )
+                    .at_value(&f.source, &format!("{root}{at}/$id")),
+                ),
+                Err(ResourceError::Duplicate { uri, first, second }) => diags.push(
+                    Diagnostic::new(
+                        Severity::Error,
+                        "duplicate-id",
+                        format!(
+                            "`$id` names `{uri}`, as the `$id` at `{root}{first}` does: a reference to it could mean either"
+                        ),
+                        &f.path,
+                    )
+                    .at_value(&f.source, &format!("{root}{second}/$id")),
+                ),
+            }
+        }
+    }
+    found
+}
+
 /// The schemas whose root names them with an absolute `$id` (see [`Files::by_id`]). Two roots
 /// of one name are an error at the second: a reference to it could mean either.
 fn named_roots(files: &Files, diags: &mut Vec<Diagnostic>) -> HashMap<String, Target> {
@@ -565,7 +651,7 @@ fn named_roots(files: &Files, diags: &mut Vec<Diagnostic>) -> HashMap<String, Ta
             let Some(id) = value.get("$id").and_then(Value::as_str) else {
                 continue;
             };
-            let Some(name) = id_without_fragment(id).filter(|name| has_scheme(name)) else {
+            let Some(name) = without_fragment(id).filter(|name| has_scheme(name)) else {
                 continue;
             };
             let target = Target {
@@ -589,16 +675,6 @@ fn named_roots(files: &Files, diags: &mut Vec<Diagnostic>) -> HashMap<String, Ta
         }
     }
     by_id
-}
-
-/// The name a `$id` gives, without the empty fragment 2020-12 allows (`"a.json#"`), or `None`
-/// where it has a fragment that is not empty, which 2020-12 does not allow.
-fn id_without_fragment(id: &str) -> Option<&str> {
-    match id.split_once('#') {
-        Some((name, "")) => Some(name),
-        Some(_) => None,
-        None => Some(id),
-    }
 }
 
 fn valid_tool_name(name: &str) -> bool {
@@ -751,26 +827,20 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
     for (root, value) in files.schema_roots(i) {
         schema::visit(value, &root, Walk::All, &mut |at, schema| {
             if let Some(id) = schema.get("$id") {
-                // A tool schema or a definitions file may name itself at its root: references
-                // resolve against the folder either way, and a copy bundled into another
-                // schema's `$defs` leaves the name behind. Below a root a `$id` would start
-                // another resource, which references inside it resolve against.
-                let own_name = at == root;
+                // At a root a `$id` names the schema: references resolve against the folder
+                // either way, and a copy bundled into another schema's `$defs` leaves the name
+                // behind. Below a root it starts a resource of its own, which references
+                // written inside it resolve against (see `resources`).
                 match id.as_str() {
-                    Some(id) if own_name && id_without_fragment(id).is_some() => {}
-                    Some(_) if own_name => diags.push(
+                    Some(id) if without_fragment(id).is_some() => {}
+                    Some(_) => diags.push(
                         Diagnostic::new(Severity::Error, "invalid-id", format!("`$id` {id} has a fragment"), &f.path)
                             .at_value(&f.source, &format!("{at}/$id"))
                             .with_help("JSON Schema 2020-12 allows no fragment in `$id` (use `$anchor` to name a place in the schema)"),
                     ),
-                    None if own_name => diags.push(
+                    None => diags.push(
                         Diagnostic::new(Severity::Error, "invalid-id", format!("`$id` must be a string, found {id}"), &f.path)
                             .at_value(&f.source, &format!("{at}/$id")),
-                    ),
-                    _ => diags.push(
-                        Diagnostic::new(Severity::Error, "unsupported-id", "`$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema`, or of a definitions file", &f.path)
-                            .at_key(&f.source, &format!("{at}/$id"))
-                            .with_help("below a root, `$id` changes what `$ref`s inside it resolve against; move the schema into a definitions file of its own and name it there"),
                     ),
                 }
             }
@@ -802,7 +872,7 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
             code: Some(code),
             message,
             help,
-        }) = files.resolve_ref(i, &doc_root, &reference)
+        }) = files.resolve_ref(i, &doc_root, holder_of(&at), &reference)
         {
             // The messages name `$ref`, the common case; the keyword is the one written.
             let keyword = at.rsplit('/').next().unwrap_or("$ref");
@@ -832,7 +902,7 @@ fn find_cycles(files: &Files, diags: &mut Vec<Diagnostic>) {
             schema::refs(self.files.value(node), &node.pointer, Walk::InPlace)
                 .into_iter()
                 .filter_map(|(at, keyword, r)| {
-                    let target = self.files.resolve_ref(node.file, &doc_root, &r).ok()?;
+                    let target = self.files.resolve_ref(node.file, &doc_root, &at, &r).ok()?;
                     Some((format!("{at}/{keyword}"), target))
                 })
                 .collect()
@@ -882,7 +952,7 @@ fn find_cycles(files: &Files, diags: &mut Vec<Diagnostic>) {
     for i in 0..files.list.len() {
         for (at, reference) in files.sites(i) {
             let doc_root = files.doc_root(i, &at);
-            if let Ok(target) = files.resolve_ref(i, &doc_root, &reference) {
+            if let Ok(target) = files.resolve_ref(i, &doc_root, holder_of(&at), &reference) {
                 search.dfs(target);
             }
         }

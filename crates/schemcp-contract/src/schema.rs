@@ -58,13 +58,32 @@ pub(crate) fn visit(
     visit_at(value, &mut at, walk, visit_fn);
 }
 
+/// [`visit`] for a schema held as a map.
+pub(crate) fn visit_map(
+    schema: &Map<String, Value>,
+    walk: Walk,
+    visit_fn: &mut dyn FnMut(&str, &Map<String, Value>),
+) {
+    visit_object(schema, &mut String::new(), walk, visit_fn);
+}
+
 fn visit_at(
     value: &Value,
     pointer: &mut String,
     walk: Walk,
     visit_fn: &mut dyn FnMut(&str, &Map<String, Value>),
 ) {
-    let Value::Object(schema) = value else { return };
+    if let Value::Object(schema) = value {
+        visit_object(schema, pointer, walk, visit_fn);
+    }
+}
+
+fn visit_object(
+    schema: &Map<String, Value>,
+    pointer: &mut String,
+    walk: Walk,
+    visit_fn: &mut dyn FnMut(&str, &Map<String, Value>),
+) {
     visit_fn(pointer, schema);
     for (key, child) in schema {
         let key = key.as_str();

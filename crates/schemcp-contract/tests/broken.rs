@@ -53,15 +53,15 @@ fn missing_input_schema_points_at_a_near_miss() {
 }
 
 #[test]
-fn unsupported_id_points_at_the_key() {
+fn a_reference_leaving_an_embedded_resource_names_its_base() {
     assert_eq!(
-        errors("unsupported-id"),
-        "tests/fixtures/broken/unsupported-id/common.json:3:18: error[unsupported-id]: `$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema`, or of a definitions file (at /$defs/Address/$id)\n"
+        errors("ref-leaves-resource"),
+        "tests/fixtures/broken/ref-leaves-resource/common.json:6:43: error[ref-leaves-resource]: `$ref` \"street.json\" is written inside a schema with its own `$id` (base `https://example.com/schemas/address.json`) and resolves to `https://example.com/schemas/street.json`, which this document does not hold (at /$defs/Address/properties/street/$ref)\n"
     );
 }
 
 #[test]
-fn a_tool_schema_may_name_itself_at_its_root_only() {
+fn a_tool_schema_may_name_itself_at_its_root() {
     let tool = |input: &str| {
         let tool = format!(r#"{{"name":"t","inputSchema":{input}}}"#);
         let common = r#"{"$defs":{"City":{"type":"string"}}}"#;
@@ -81,17 +81,113 @@ fn a_tool_schema_may_name_itself_at_its_root_only() {
     let city = input["properties"]["city"]["$ref"].as_str().unwrap();
     let name = city.strip_prefix("#/$defs/").unwrap();
     assert_eq!(input["$defs"][name], serde_json::json!({"type": "string"}));
-    // Below the root it is refused; a fragment is refused at the root too.
-    let err = tool(r#"{"type":"object","properties":{"a":{"$id":"a.json"}}}"#).unwrap_err();
+    // A fragment is refused, and so is a name that is not a string.
+    let err = tool(r##"{"$id":"https://example.com/t.json#in","type":"object"}"##).unwrap_err();
     assert_eq!(
         err.one_line(),
-        "t.json:1:63: error[unsupported-id]: `$id` is not supported here: only at the root of a tool's `inputSchema` or `outputSchema`, or of a definitions file (at /inputSchema/properties/a/$id)\n"
+        "t.json:1:34: error[invalid-id]: `$id` \"https://example.com/t.json#in\" has a fragment (at /inputSchema/$id)\n"
     );
     let err = tool(r#"{"$id":7,"type":"object"}"#).unwrap_err();
     assert_eq!(
         err.one_line(),
         "t.json:1:34: error[invalid-id]: `$id` must be a string, found 7 (at /inputSchema/$id)\n"
     );
+}
+
+/// A schema may embed others, each named by an `$id` below its root, as bundlers write them:
+/// a reference resolves against the resource it is written in, and the served schema keeps
+/// them as written, which the validator reads the same way.
+#[test]
+fn embedded_resources_resolve_as_the_validator_resolves_them() {
+    let input = r##"{
+        "type": "object",
+        "properties": {
+            "node": { "$ref": "node.json" },
+            "label": { "$ref": "#/$defs/label" }
+        },
+        "$defs": {
+            "label": { "type": "integer" },
+            "node": {
+                "$id": "node.json",
+                "type": "object",
+                "properties": { "label": { "$ref": "#/$defs/label" } },
+                "$defs": { "label": { "type": "string" } }
+            }
+        }
+    }"##;
+    let tool = format!(r#"{{"name":"t","inputSchema":{input}}}"#);
+    let set = load_files(&[("t.json", &tool)]).unwrap_or_else(|e| panic!("{e}"));
+    let served = set.tools[0].input_schema();
+    let written: serde_json::Value = serde_json::from_str(input).unwrap();
+    assert_eq!(served, &written, "served as written");
+    let validator = jsonschema::validator_for(served).unwrap();
+    assert!(validator.is_valid(&serde_json::json!({ "node": { "label": "a" }, "label": 1 })));
+    assert!(!validator.is_valid(&serde_json::json!({ "node": { "label": 1 } })));
+
+    // Inside the resource, `#/$defs/nothing` reads the resource, which has no such place,
+    // even where the document's root would.
+    let dangling = tool
+        .replace(
+            r##""properties": { "label": { "$ref": "#/$defs/label" } }"##,
+            r##""properties": { "label": { "$ref": "#/$defs/other" } }"##,
+        )
+        .replace(
+            r#""label": { "type": "integer" },"#,
+            r#""label": { "type": "integer" }, "other": {},"#,
+        );
+    let err = load_files(&[("t.json", &dangling)]).unwrap_err();
+    assert!(
+        err.one_line().contains(
+            "error[dangling-ref]: `$ref` \"#/$defs/other\" names nothing: it resolves to `json-schema:///node.json#/$defs/other`"
+        ),
+        "{}",
+        err.one_line()
+    );
+
+    // Two resources of one name.
+    let twice = tool.replace(
+        r#""label": { "type": "integer" }"#,
+        r#""label": { "$id": "node.json" }"#,
+    );
+    let err = load_files(&[("t.json", &twice)]).unwrap_err();
+    assert!(
+        err.one_line().contains("error[duplicate-id]: `$id` names `json-schema:///node.json`, as the `$id` at `/inputSchema/$defs/label` does"),
+        "{}",
+        err.one_line()
+    );
+}
+
+/// A definitions file may embed resources too. Its copies in a served schema leave their
+/// `$id`s behind, with every reference inside them rewritten to where it landed.
+#[test]
+fn copies_of_embedded_resources_are_read_from_the_served_root() {
+    let common = r##"{
+        "$defs": {
+            "Pair": {
+                "$id": "https://example.com/pair",
+                "type": "object",
+                "properties": { "left": { "$ref": "#/$defs/Side" } },
+                "$defs": { "Side": { "type": "string" } }
+            },
+            "Side": { "type": "integer" }
+        }
+    }"##;
+    let tool = r#"{"name":"t","inputSchema":{"type":"object","properties":{"pair":{"$ref":"common.json#/$defs/Pair"}}}}"#;
+    let set =
+        load_files(&[("t.json", tool), ("common.json", common)]).unwrap_or_else(|e| panic!("{e}"));
+    let served = set.tools[0].input_schema();
+    let pair = &served["$defs"]["Pair"];
+    assert!(pair.get("$id").is_none(), "{served}");
+    let left = pair["properties"]["left"]["$ref"].as_str().unwrap();
+    let side = left.strip_prefix("#/").unwrap();
+    assert_eq!(
+        served.pointer(&format!("/{side}")),
+        Some(&serde_json::json!({ "type": "string" })),
+        "{served}"
+    );
+    let validator = jsonschema::validator_for(served).unwrap();
+    assert!(validator.is_valid(&serde_json::json!({ "pair": { "left": "a" } })));
+    assert!(!validator.is_valid(&serde_json::json!({ "pair": { "left": 1 } })));
 }
 
 /// A schema named by its `$id` is found in the folder by that name: references to it are

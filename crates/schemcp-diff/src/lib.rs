@@ -394,11 +394,34 @@ pub fn locator<'a>(
 /// assert_eq!(r.changes[0].rule, "tool-removed");
 /// ```
 pub fn diff_tools(old: &[Map<String, Value>], new: &[Map<String, Value>]) -> Report {
-    let mut changes = engine::diff_tools(old, new);
+    let mut changes = engine::diff_tools(&one_resource(old), &one_resource(new));
     changes.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
     changes.dedup_by(|a, b| sort_key(a) == sort_key(b) && a.message == b.message);
     let semver = semver_of(&changes);
     Report { changes, semver }
+}
+
+/// `tools` with every schema that embeds resources (`$id` below its root) read as one
+/// resource, its references written from the root (see
+/// [`inline_resources`](schemcp_contract::resources::inline_resources)): the engine follows
+/// local references, which inside an embedded resource read that resource. Nothing moves, so
+/// every pointer still names the place in the schema as written.
+fn one_resource(tools: &[Map<String, Value>]) -> Vec<Map<String, Value>> {
+    tools
+        .iter()
+        .map(|tool| {
+            let mut tool = tool.clone();
+            for key in ["inputSchema", "outputSchema"] {
+                if let Some(Value::Object(schema)) = tool.get(key) {
+                    let read = schemcp_contract::resources::inline_resources(schema);
+                    if let std::borrow::Cow::Owned(read) = read {
+                        tool.insert(key.into(), Value::Object(read));
+                    }
+                }
+            }
+            tool
+        })
+        .collect()
 }
 
 fn sort_key(c: &Change) -> (Severity, &str, Option<Direction>, &str, &str, &str) {

@@ -294,3 +294,43 @@ fn deep_wide_schema() {
     // One change per `leaf`: 1 + 10 of them.
     assert_eq!(r.changes.len(), 11);
 }
+
+/// Inside a schema with its own `$id`, `#/$defs/label` reads that schema's `$defs`, not the
+/// document's: the change is found where the validator would look.
+#[test]
+fn references_resolve_in_the_resource_they_are_written_in() {
+    let input = |label: Value| {
+        json!({
+            "type": "object",
+            "properties": { "node": { "$ref": "node.json" } },
+            "$defs": {
+                "label": { "type": "string" },
+                "node": {
+                    "$id": "node.json",
+                    "type": "object",
+                    "properties": { "label": { "$ref": "#/$defs/label" } },
+                    "$defs": { "label": label }
+                }
+            }
+        })
+    };
+    let set = |label: Value| tools(json!([{ "name": "t", "inputSchema": input(label) }]));
+    let report = diff_tools(
+        &set(json!({ "type": "integer" })),
+        &set(json!({ "type": "integer", "maximum": 9 })),
+    );
+    let rules: Vec<(&str, &str)> = report
+        .changes
+        .iter()
+        .map(|c| (c.rule, c.new_pointer.as_deref().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        rules,
+        [(
+            "maximum-added",
+            "/inputSchema/$defs/node/$defs/label/maximum"
+        )],
+        "{report:#?}"
+    );
+    assert_eq!(report.changes[0].severity, Severity::Breaking);
+}

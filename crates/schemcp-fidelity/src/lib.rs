@@ -1043,8 +1043,8 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
         "Each group's schema is generated as a tool's **input** (`inputSchema`) and **output** \
          (`outputSchema`) by schemcp-build with `fallback_to_value(true)` (what cannot be typed \
          becomes `serde_json::Value`, with a warning naming each pointer; without that opt-in it \
-         is a build error). The contract loader's lints (object input root, `$id` at a root \
-         only, the dialect) are bypassed, to measure the generator on every schema. The **typify** \
+         is a build error). The contract loader's lints (object input root, the dialect, \
+         network references) are bypassed, to measure the generator on every schema. The **typify** \
          baseline is plain typify 0.8 (`add_root_schema`, default settings, a root `title` \
          injected, panics caught). All generated modules are compiled in one crate.\n\n\
          - *accepted*: for schemcp, the pipeline the runtime ships (validate with \
@@ -1222,6 +1222,15 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          generator refuses network `$ref`s; a contract with one is refused by `schemcp check` \
          and `build.rs`.\n\n\
          What used to be exceptions and how each is handled now:\n\n\
+         - **`$id` below the root** (`ref`, `anchor`, `dynamicRef`, `unevaluated*`): a \
+         reference into a resource the schema embeds (`\"node\"` beside `{{\"$id\": \
+         \"http://localhost:1234/draft2020-12/node\"}}`, `#/$defs/a` read inside that \
+         resource) was taken for a reference to another document, and its schema became \
+         `serde_json::Value`. The generator now resolves each reference against the resource it \
+         is written in, with the validator's URI resolution \
+         (`schemcp_contract::resources`), and types the schema; beside a `$dynamicRef` the \
+         dynamic reference alone stays `serde_json::Value`, since where it lands depends on how \
+         evaluation got there.\n\
          - **a `default` that violates its own schema** (`default`): `default` is an \
          annotation, so this is a warning (`invalid-default`, naming file and pointer), and the \
          generated type leaves that default out: a missing member is never filled in with an \

@@ -68,8 +68,9 @@ fn generator_fidelity_on_the_json_schema_test_suite() {
         // Better than plain typify.
         assert!(total.accepted[s] > total.accepted[2] && total.rejected[s] > total.rejected[2]);
         assert!(total.typed[s] > total.typed[2], "side {s}");
-        // No lower than measured.
-        assert!(total.typed[s] >= 315, "side {s}: {}", total.typed[s]);
+        // No lower than measured (315 before references were followed into the resources a
+        // schema embeds, `schemcp_contract::resources`).
+        assert!(total.typed[s] >= 328, "side {s}: {}", total.typed[s]);
         // Every typed group's type holds every valid instance of its group faithfully.
         assert_eq!(total.typed_sound[s], total.typed[s], "side {s}");
         // Type strictness without mistyping: rejections by types that hold every valid
@@ -78,11 +79,11 @@ fn generator_fidelity_on_the_json_schema_test_suite() {
         // And by a generated type at all (a panic or an error is no type).
         assert!(total.strict_typed[s] > total.strict_typed[2], "side {s}");
         assert!(
-            total.strict_sound[s] >= 256,
+            total.strict_sound[s] >= 268,
             "side {s}: {}",
             total.strict_sound[s]
         );
-        assert!(total.strict[s] >= 256, "side {s}: {}", total.strict[s]);
+        assert!(total.strict[s] >= 268, "side {s}: {}", total.strict[s]);
         // Every valid instance outside refRemote except 8 whose schemas reference other
         // documents (dynamicRef, vocabulary; listed below).
         let remote = rows(&results).0["refRemote"].accepted[s];

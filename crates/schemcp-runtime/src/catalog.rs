@@ -185,9 +185,12 @@ pub(crate) fn legacy_output_schema(schema: &JsonObject) -> Option<JsonObject> {
 }
 
 /// Rewrites `#` and `#/x/...` references that point into S's root (but not into the hoisted
-/// definitions) so they still reach S once it sits at `#/properties/result`.
+/// definitions) so they still reach S once it sits at `#/properties/result`. Not inside a
+/// schema with an `$id` of its own: its local references read that resource, which moves
+/// along.
 fn repoint_root_refs(value: &mut Value) {
     match value {
+        Value::Object(object) if object.get("$id").is_some_and(Value::is_string) => {}
         Value::Object(object) => {
             for (key, child) in object.iter_mut() {
                 match key.as_str() {
@@ -409,6 +412,28 @@ mod tests {
                 &json!({ "result": { "value": 1, "next": { "value": 2, "next": null } } })
             )
         );
+    }
+
+    #[test]
+    fn references_inside_an_embedded_resource_are_left_as_written() {
+        // `#/properties/name` inside `item` reads `item`, wherever `item` sits.
+        let wrapped = wrap(json!({
+            "type": "array",
+            "items": {
+                "$id": "http://example.com/item",
+                "type": "object",
+                "properties": {
+                    "name": { "type": "string" },
+                    "alias": { "$ref": "#/properties/name" }
+                }
+            }
+        }))
+        .unwrap();
+        let item = &wrapped["properties"]["result"]["items"];
+        assert_eq!(item["properties"]["alias"]["$ref"], "#/properties/name");
+        let validator = jsonschema::validator_for(&wrapped).unwrap();
+        assert!(validator.is_valid(&json!({ "result": [{ "alias": "a" }] })));
+        assert!(!validator.is_valid(&json!({ "result": [{ "alias": 1 }] })));
     }
 
     #[test]

@@ -1,0 +1,514 @@
+//! The schema resources of one document: what `$id` below its root does to its references.
+//!
+//! In JSON Schema 2020-12 a subschema with an `$id` starts a resource of its own, and a `$ref`
+//! resolves against the base URI of the resource it is written in: inside
+//! `{"$id": "http://example.com/node"}`, `"tree"` means `http://example.com/tree`, and
+//! `"#/$defs/a"` means that resource's `$defs`, not the document's. Bundlers write such
+//! compound documents (every referenced schema embedded under `$defs` with its `$id`).
+//! [`Resources`] resolves references as the validator does (the URI resolution of the
+//! `jsonschema` crate, with its default base `json-schema:///` for a document with no `$id`),
+//! so the loader, the generator and the diff engine agree with it on where each lands.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use referencing::uri;
+use serde_json::{Map, Value};
+
+use crate::json::{percent_decode, uri_fragment};
+use crate::schema::{self, Walk};
+
+/// The base URI of a document with no `$id`, as the `jsonschema` crate resolves it.
+const DEFAULT_BASE: &str = "json-schema:///";
+
+/// The resources of a document that embeds some (an `$id` below its root).
+///
+/// ```
+/// use schemcp_contract::resources::{Landing, Resources};
+/// let document = serde_json::json!({
+///     "$id": "http://example.com/tree",
+///     "properties": { "nodes": { "items": { "$ref": "node" } } },
+///     "$defs": {
+///         "node": {
+///             "$id": "http://example.com/node",
+///             "properties": { "subtree": { "$ref": "tree" } }
+///         }
+///     }
+/// });
+/// let resources = Resources::read(&document).unwrap().expect("it embeds a resource");
+/// assert_eq!(
+///     resources.resolve(&document, "/properties/nodes/items", "node"),
+///     Landing::Here("/$defs/node".into())
+/// );
+/// assert_eq!(
+///     resources.resolve(&document, "/$defs/node/properties/subtree", "tree"),
+///     Landing::Here(String::new())
+/// );
+/// assert!(resources.in_embedded("/$defs/node/properties/subtree"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct Resources {
+    /// The document's own base URI.
+    base: String,
+    /// `(pointer, URI)` of every embedded resource's root, parents before children.
+    embedded: Vec<(String, String)>,
+    /// Every resource's URI (no fragment) and the pointer of its root, the document at `""`.
+    by_uri: HashMap<String, String>,
+    /// `(resource URI, name)` of every `$anchor` and `$dynamicAnchor` (which a `$ref`
+    /// resolves as a plain anchor), to the pointer of the schema that declares it.
+    anchors: HashMap<(String, String), String>,
+}
+
+/// Where a reference lands, from [`Resources::resolve`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Landing {
+    /// At this pointer of the document.
+    Here(String),
+    /// In a resource of this document, at nothing: a pointer or an anchor it does not have.
+    /// The absolute URI the reference resolves to.
+    Nowhere(String),
+    /// Outside the document, at this URI (the reference as written if it does not parse).
+    Outside(String),
+}
+
+/// Why a document's resources cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResourceError {
+    /// An `$id` that is not a string, or has a non-empty fragment (2020-12 allows neither).
+    #[error("`$id` at `{0}` is not a URI without a fragment")]
+    Invalid(String),
+    /// An `$id` that does not resolve to a URI.
+    #[error("`$id` at `{0}` does not resolve to a URI")]
+    Unresolvable(String),
+    /// Two resources of one URI.
+    #[error("`$id` at `{second}` names the same resource, `{uri}`, as the one at `{first}`")]
+    Duplicate {
+        /// The URI both name.
+        uri: String,
+        /// The pointer of the first.
+        first: String,
+        /// The pointer of the second.
+        second: String,
+    },
+}
+
+impl Resources {
+    /// The resources of `document`, or `None` when no subschema below its root has an `$id`
+    /// (every reference then reads as written against the document).
+    ///
+    /// # Errors
+    ///
+    /// [`ResourceError`] where a reader would have to guess what a reference means.
+    pub fn read(document: &Value) -> Result<Option<Resources>, ResourceError> {
+        if !document.as_object().is_some_and(embeds_resources) {
+            return Ok(None);
+        }
+        let base = match document.get("$id") {
+            None => DEFAULT_BASE.to_string(),
+            Some(id) => {
+                let id = id
+                    .as_str()
+                    .and_then(without_fragment)
+                    .ok_or_else(|| ResourceError::Invalid(String::new()))?;
+                uri::from_str(id)
+                    .map_err(|_| ResourceError::Unresolvable(String::new()))?
+                    .as_str()
+                    .to_string()
+            }
+        };
+        let mut resources = Resources {
+            base: base.clone(),
+            embedded: Vec::new(),
+            by_uri: HashMap::from([(base, String::new())]),
+            anchors: HashMap::new(),
+        };
+        let mut failed = None;
+        schema::visit(document, "", Walk::All, &mut |at, schema| {
+            if failed.is_some() {
+                return;
+            }
+            if let Err(error) = resources.enter(at, schema) {
+                failed = Some(error);
+            }
+        });
+        match failed {
+            Some(error) => Err(error),
+            None => Ok(Some(resources)),
+        }
+    }
+
+    /// Records the schema at `at` (visited after every schema enclosing it).
+    fn enter(&mut self, at: &str, schema: &Map<String, Value>) -> Result<(), ResourceError> {
+        let mut base = self.base_at(at).to_string();
+        if let (false, Some(id)) = (at.is_empty(), schema.get("$id")) {
+            let id = id
+                .as_str()
+                .and_then(without_fragment)
+                .ok_or_else(|| ResourceError::Invalid(at.to_string()))?;
+            base = resolve(&base, id).ok_or_else(|| ResourceError::Unresolvable(at.to_string()))?;
+            if let Some(first) = self.by_uri.insert(base.clone(), at.to_string()) {
+                return Err(ResourceError::Duplicate {
+                    uri: base,
+                    first,
+                    second: at.to_string(),
+                });
+            }
+            self.embedded.push((at.to_string(), base.clone()));
+        }
+        for keyword in ["$anchor", "$dynamicAnchor"] {
+            if let Some(Value::String(name)) = schema.get(keyword) {
+                self.anchors
+                    .entry((base.clone(), name.clone()))
+                    .or_insert_with(|| at.to_string());
+            }
+        }
+        Ok(())
+    }
+
+    /// The innermost embedded resource that `pointer` is in (or is the root of).
+    fn resource_at(&self, pointer: &str) -> Option<&(String, String)> {
+        self.embedded
+            .iter()
+            .rev()
+            .find(|(root, _)| within(pointer, root))
+    }
+
+    /// The base URI a reference written in the schema at `pointer` resolves against.
+    pub fn base_at(&self, pointer: &str) -> &str {
+        self.resource_at(pointer)
+            .map_or(self.base.as_str(), |(_, uri)| uri.as_str())
+    }
+
+    /// Whether the schema at `pointer` is inside a resource embedded in the document (or is
+    /// the root of one).
+    pub fn in_embedded(&self, pointer: &str) -> bool {
+        self.resource_at(pointer).is_some()
+    }
+
+    /// The pointers of the embedded resources' roots, parents before children.
+    pub fn embedded_roots(&self) -> impl Iterator<Item = &str> {
+        self.embedded.iter().map(|(root, _)| root.as_str())
+    }
+
+    /// Where `reference`, written in the schema at `holder`, lands.
+    pub fn resolve(&self, document: &Value, holder: &str, reference: &str) -> Landing {
+        let base = self.base_at(holder);
+        let (path, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        let resource = if path.is_empty() {
+            base.to_string()
+        } else {
+            match resolve(base, path) {
+                Some(resolved) => resolved,
+                None => return Landing::Outside(reference.to_string()),
+            }
+        };
+        let absolute = match reference.contains('#') {
+            true => format!("{resource}#{fragment}"),
+            false => resource.clone(),
+        };
+        let Some(at) = self.by_uri.get(&resource) else {
+            return Landing::Outside(absolute);
+        };
+        let fragment = percent_decode(fragment);
+        let pointer = if fragment.is_empty() || fragment.starts_with('/') {
+            let pointer = format!("{at}{fragment}");
+            document.pointer(&pointer).is_some().then_some(pointer)
+        } else {
+            self.anchors.get(&(resource, fragment)).cloned()
+        };
+        match pointer {
+            Some(pointer) => Landing::Here(pointer),
+            None => Landing::Nowhere(absolute),
+        }
+    }
+}
+
+/// `root` with every `$ref` that reads differently from the document's root written as a
+/// `#/<pointer from the root>` reference, and then, unless a `$dynamicRef` needs them, the
+/// `$id`s below the root dropped: the same schema, as one resource. A reference written inside
+/// an embedded resource that lands nowhere in the document becomes the absolute URI it
+/// resolves to, so it is not read against the document's root by mistake. This is how the
+/// generator and the diff engine read compound documents; the served schema stays as written.
+///
+/// With `$dynamicRef` the `$id`s stay: which resource a dynamic reference lands in depends on
+/// how evaluation got there. A document whose resources cannot be read is returned as is.
+///
+/// ```
+/// let document = serde_json::json!({
+///     "properties": { "foo": { "$ref": "inner.json" } },
+///     "$defs": {
+///         "inner": {
+///             "$id": "inner.json",
+///             "properties": { "bar": { "$ref": "#/$defs/name" } },
+///             "$defs": { "name": { "type": "string" } }
+///         }
+///     }
+/// });
+/// let Some(root) = document.as_object() else { unreachable!() };
+/// let inlined = schemcp_contract::resources::inline_resources(root);
+/// assert_eq!(inlined["properties"]["foo"]["$ref"], "#/$defs/inner");
+/// assert_eq!(
+///     inlined["$defs"]["inner"]["properties"]["bar"]["$ref"],
+///     "#/$defs/inner/$defs/name"
+/// );
+/// assert!(inlined["$defs"]["inner"].get("$id").is_none());
+/// ```
+pub fn inline_resources(root: &Map<String, Value>) -> Cow<'_, Map<String, Value>> {
+    // Most schemas embed nothing: seen without copying them.
+    if !embeds_resources(root) {
+        return Cow::Borrowed(root);
+    }
+    let whole = Value::Object(root.clone());
+    let Ok(Some(resources)) = Resources::read(&whole) else {
+        return Cow::Borrowed(root);
+    };
+    let mut rewritten = Vec::new();
+    let mut dynamic = false;
+    for (holder, keyword, reference) in schema::refs(&whole, "", Walk::All) {
+        if keyword != "$ref" {
+            dynamic = true;
+            continue;
+        }
+        let new = match resources.resolve(&whole, &holder, &reference) {
+            Landing::Here(pointer) => format!("#{}", uri_fragment(&pointer)),
+            Landing::Outside(uri) | Landing::Nowhere(uri) if resources.in_embedded(&holder) => uri,
+            Landing::Outside(_) | Landing::Nowhere(_) => continue,
+        };
+        if new != reference {
+            rewritten.push((holder, new));
+        }
+    }
+    let mut copy = whole;
+    for (holder, reference) in rewritten {
+        if let Some(Value::Object(schema)) = copy.pointer_mut(&holder) {
+            schema.insert("$ref".into(), Value::String(reference));
+        }
+    }
+    if !dynamic {
+        for root in resources.embedded_roots() {
+            if let Some(Value::Object(schema)) = copy.pointer_mut(root) {
+                schema.shift_remove("$id");
+            }
+        }
+    }
+    match copy {
+        Value::Object(object) => Cow::Owned(object),
+        _ => Cow::Borrowed(root),
+    }
+}
+
+/// Whether a subschema below `root` has an `$id`.
+fn embeds_resources(root: &Map<String, Value>) -> bool {
+    let mut embeds = false;
+    schema::visit_map(root, Walk::All, &mut |at, schema| {
+        embeds |= !at.is_empty() && schema.contains_key("$id");
+    });
+    embeds
+}
+
+fn within(pointer: &str, root: &str) -> bool {
+    pointer
+        .strip_prefix(root)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// `id` without an empty fragment; `None` when it has a non-empty one, which 2020-12 does
+/// not allow in `$id`.
+pub(crate) fn without_fragment(id: &str) -> Option<&str> {
+    match id.split_once('#') {
+        None => Some(id),
+        Some((id, "")) => Some(id),
+        Some(_) => None,
+    }
+}
+
+/// `reference` (no fragment) resolved against `base`, as the validator resolves it.
+fn resolve(base: &str, reference: &str) -> Option<String> {
+    let base = uri::from_str(base).ok()?;
+    Some(
+        uri::resolve_against(&base.borrow(), reference)
+            .ok()?
+            .as_str()
+            .to_string(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn inlined(schema: Value) -> Value {
+        let Value::Object(object) = schema else {
+            panic!("an object schema")
+        };
+        Value::Object(inline_resources(&object).into_owned())
+    }
+
+    #[test]
+    fn references_between_embedded_resources_become_pointers() {
+        let schema = json!({
+            "$id": "http://localhost:1234/draft2020-12/tree",
+            "type": "object",
+            "properties": {
+                "nodes": { "type": "array", "items": { "$ref": "node" } }
+            },
+            "$defs": {
+                "node": {
+                    "$id": "http://localhost:1234/draft2020-12/node",
+                    "type": "object",
+                    "properties": { "subtree": { "$ref": "tree" } }
+                }
+            }
+        });
+        let out = inlined(schema);
+        assert_eq!(out["properties"]["nodes"]["items"]["$ref"], "#/$defs/node");
+        assert_eq!(out["$defs"]["node"]["properties"]["subtree"]["$ref"], "#");
+        assert!(out["$defs"]["node"].get("$id").is_none(), "{out}");
+        assert_eq!(out["$id"], "http://localhost:1234/draft2020-12/tree");
+    }
+
+    #[test]
+    fn a_local_reference_inside_a_resource_reads_that_resource() {
+        let schema = json!({
+            "$id": "http://example.com/schema-relative-uri-defs1.json",
+            "properties": {
+                "foo": {
+                    "$id": "schema-relative-uri-defs2.json",
+                    "$defs": { "inner": { "properties": { "bar": { "type": "string" } } } },
+                    "$ref": "#/$defs/inner"
+                }
+            },
+            "$ref": "schema-relative-uri-defs2.json"
+        });
+        let out = inlined(schema);
+        assert_eq!(
+            out["properties"]["foo"]["$ref"],
+            "#/properties/foo/$defs/inner"
+        );
+        assert_eq!(out["$ref"], "#/properties/foo");
+    }
+
+    #[test]
+    fn anchors_are_read_in_their_own_resource() {
+        // The suite's "same $anchor with different base uri".
+        let schema = json!({
+            "$id": "http://localhost:1234/draft2020-12/foobar",
+            "$defs": {
+                "A": {
+                    "$id": "child1",
+                    "allOf": [
+                        { "$id": "child2", "$anchor": "my_anchor", "type": "number" },
+                        { "$anchor": "my_anchor", "type": "string" }
+                    ]
+                }
+            },
+            "$ref": "child1#my_anchor"
+        });
+        assert_eq!(inlined(schema)["$ref"], "#/$defs/A/allOf/1");
+    }
+
+    #[test]
+    fn relative_ids_resolve_against_the_default_base() {
+        // No root `$id`: `json-schema:///` is the base, as in the validator.
+        let schema = json!({
+            "properties": { "a": { "$ref": "urn:example:a" }, "b": { "$ref": "item" } },
+            "$defs": {
+                "a": { "$id": "urn:example:a", "type": "string" },
+                "b": { "$id": "item", "type": "integer" }
+            }
+        });
+        let out = inlined(schema);
+        assert_eq!(out["properties"]["a"]["$ref"], "#/$defs/a");
+        assert_eq!(out["properties"]["b"]["$ref"], "#/$defs/b");
+    }
+
+    #[test]
+    fn pointers_are_written_escaped() {
+        let schema = json!({
+            "properties": { "a": { "$ref": "http://x.test/r#/$defs/a%20b~1c" } },
+            "$defs": {
+                "r": {
+                    "$id": "http://x.test/r",
+                    "$defs": { "a b/c": { "type": "string" } }
+                }
+            }
+        });
+        assert_eq!(
+            inlined(schema)["properties"]["a"]["$ref"],
+            "#/$defs/r/$defs/a%20b~1c"
+        );
+    }
+
+    #[test]
+    fn an_unresolved_reference_inside_a_resource_keeps_what_it_names() {
+        let schema = json!({
+            "properties": { "a": { "$ref": "#/$defs/x" } },
+            "$defs": {
+                "x": { "type": "string" },
+                "r": {
+                    "$id": "http://x.test/r",
+                    "properties": { "b": { "$ref": "#/$defs/x" }, "c": { "$ref": "other.json" } }
+                }
+            }
+        });
+        let out = inlined(schema);
+        // Written in the document's own resource: as it was.
+        assert_eq!(out["properties"]["a"]["$ref"], "#/$defs/x");
+        // The resource has no `$defs/x`: it is not the root's.
+        assert_eq!(
+            out["$defs"]["r"]["properties"]["b"]["$ref"],
+            "http://x.test/r#/$defs/x"
+        );
+        assert_eq!(
+            out["$defs"]["r"]["properties"]["c"]["$ref"],
+            "http://x.test/other.json"
+        );
+    }
+
+    #[test]
+    fn dynamic_references_keep_the_ids() {
+        let schema = json!({
+            "$ref": "list",
+            "$defs": {
+                "list": {
+                    "$id": "list",
+                    "items": { "$dynamicRef": "#item" },
+                    "$defs": { "item": { "$dynamicAnchor": "item" } }
+                }
+            }
+        });
+        let out = inlined(schema);
+        assert_eq!(out["$ref"], "#/$defs/list");
+        assert_eq!(out["$defs"]["list"]["$id"], "list");
+    }
+
+    #[test]
+    fn unclear_schemas_are_left_alone() {
+        for schema in [
+            // No embedded resource.
+            json!({ "$id": "http://x.test/", "$ref": "#/$defs/a", "$defs": { "a": {} } }),
+            // A fragment in `$id`.
+            json!({ "$defs": { "a": { "$id": "#a" } }, "$ref": "#a" }),
+            // Two resources of one URI.
+            json!({ "$defs": { "a": { "$id": "http://x.test/a" }, "b": { "$id": "http://x.test/a" } } }),
+            // Not a string.
+            json!({ "$defs": { "a": { "$id": 1 } }, "$ref": "#/$defs/a" }),
+        ] {
+            assert_eq!(inlined(schema.clone()), schema);
+        }
+    }
+
+    #[test]
+    fn ids_in_values_are_not_resources() {
+        // The suite's "$id inside an enum is not a real identifier".
+        let schema = json!({
+            "$defs": {
+                "id_in_enum": { "enum": [{ "$id": "https://localhost:1234/id/my_identifier.json" }] }
+            },
+            "anyOf": [{ "$ref": "#/$defs/id_in_enum" }]
+        });
+        assert_eq!(inlined(schema.clone()), schema);
+    }
+}
