@@ -1152,8 +1152,27 @@ fn dynamic_references_in_one_resource_are_references() {
         "{root}"
     );
 
-    // Where another resource may be in the dynamic scope, the generator does not guess.
+    // In a resource of its own, `Tree` is still the one place that declares `node`, so the
+    // `$dynamicRef` inside it lands there whatever the path.
     input["$defs"]["Tree"]["$id"] = json!("tree");
+    input["properties"]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("both");
+    let (code, warnings) = generate(&builder(), &[tool("t", input.clone(), None)], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let tree = item(&code, "struct", "Tree");
+    assert!(
+        has(
+            tree,
+            "pub children: ::std::option::Option<::std::vec::Vec<Tree>>,"
+        ),
+        "{tree}"
+    );
+
+    // Where another resource that declares it may be in the dynamic scope, the generator does
+    // not guess.
+    input["$defs"]["Other"] = json!({ "$id": "other", "$dynamicAnchor": "node", "type": "string" });
     let problems = generate(&builder(), &[tool("t", input, None)], &[]).unwrap_err();
     assert!(
         problems.iter().any(|p| p.contains(

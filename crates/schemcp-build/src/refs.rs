@@ -55,16 +55,8 @@ fn static_refs(schema: &mut Value) {
         return;
     };
     for_each_child_mut(object, &mut static_refs);
-    let Some(Value::String(reference)) = object.shift_remove("$dynamicRef") else {
-        return;
-    };
-    if !object.contains_key("$ref") {
-        object.insert("$ref".into(), Value::String(reference));
-    } else if let Value::Array(branches) = object
-        .entry("allOf")
-        .or_insert_with(|| Value::Array(Vec::new()))
-    {
-        branches.push(json!({ "$ref": reference }));
+    if let Some(Value::String(reference)) = object.shift_remove("$dynamicRef") {
+        schemcp_contract::resources::add_ref(object, reference);
     }
 }
 

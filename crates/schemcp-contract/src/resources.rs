@@ -57,6 +57,8 @@ pub struct Resources {
     /// `(resource URI, name)` of every `$anchor` and `$dynamicAnchor` (which a `$ref`
     /// resolves as a plain anchor), to the pointer of the schema that declares it.
     anchors: HashMap<(String, String), String>,
+    /// How many schemas declare each `$dynamicAnchor` name.
+    dynamic_anchors: HashMap<String, usize>,
 }
 
 /// Where a reference lands, from [`Resources::resolve`].
@@ -121,6 +123,7 @@ impl Resources {
             embedded: Vec::new(),
             by_uri: HashMap::from([(base, String::new())]),
             anchors: HashMap::new(),
+            dynamic_anchors: HashMap::new(),
         };
         let mut failed = None;
         schema::visit(document, "", Walk::All, &mut |at, schema| {
@@ -161,6 +164,9 @@ impl Resources {
                     .entry((base.clone(), name.clone()))
                     .or_insert_with(|| at.to_string());
             }
+        }
+        if let Some(Value::String(name)) = schema.get("$dynamicAnchor") {
+            *self.dynamic_anchors.entry(name.clone()).or_default() += 1;
         }
         Ok(())
     }
@@ -221,6 +227,67 @@ impl Resources {
             None => Landing::Nowhere(absolute),
         }
     }
+
+    /// Where `reference`, a `$dynamicRef` written in the schema at `holder`, lands whenever
+    /// the document is evaluated from its root (as a tool's schema always is); `None` where
+    /// that depends on how evaluation got there, or where it lands nowhere.
+    ///
+    /// It lands where a `$ref` would, unless that place declares a `$dynamicAnchor` of the
+    /// reference's fragment: then 2020-12 takes the outermost resource in the dynamic scope
+    /// that declares one. The document's own resource is always the outermost, so where it
+    /// declares the name, that is the place; where only one schema in the document declares
+    /// it, that one is where the reference first landed. Otherwise it depends on the path.
+    ///
+    /// ```
+    /// use schemcp_contract::resources::Resources;
+    /// // The suite's "A $dynamicRef resolves to the first $dynamicAnchor still in scope".
+    /// let document = serde_json::json!({
+    ///     "$id": "https://test.json-schema.org/typical-dynamic-resolution/root",
+    ///     "$ref": "list",
+    ///     "$defs": {
+    ///         "foo": { "$dynamicAnchor": "items", "type": "string" },
+    ///         "list": {
+    ///             "$id": "list",
+    ///             "type": "array",
+    ///             "items": { "$dynamicRef": "#items" },
+    ///             "$defs": { "items": { "$dynamicAnchor": "items" } }
+    ///         }
+    ///     }
+    /// });
+    /// let resources = Resources::read(&document).unwrap().unwrap();
+    /// assert_eq!(
+    ///     resources.resolve_dynamic(&document, "/$defs/list/items", "#items"),
+    ///     Some("/$defs/foo".into())
+    /// );
+    /// ```
+    pub fn resolve_dynamic(
+        &self,
+        document: &Value,
+        holder: &str,
+        reference: &str,
+    ) -> Option<String> {
+        let Landing::Here(first) = self.resolve(document, holder, reference) else {
+            return None;
+        };
+        let name = percent_decode(reference.split_once('#').map_or("", |(_, f)| f));
+        let dynamic = document
+            .pointer(&first)
+            .and_then(|target| target.get("$dynamicAnchor"))
+            .is_some_and(|anchor| anchor.as_str() == Some(name.as_str()));
+        if !dynamic {
+            return Some(first);
+        }
+        let outermost = self.anchors.get(&(self.base.clone(), name.clone()));
+        if let Some(at) = outermost.filter(|at| {
+            document
+                .pointer(at)
+                .and_then(|s| s.get("$dynamicAnchor"))
+                .is_some_and(|anchor| anchor.as_str() == Some(name.as_str()))
+        }) {
+            return Some(at.clone());
+        }
+        (self.dynamic_anchors.get(&name) == Some(&1)).then_some(first)
+    }
 }
 
 /// `root` with every `$ref` that reads differently from the document's root written as a
@@ -230,8 +297,9 @@ impl Resources {
 /// resolves to, so it is not read against the document's root by mistake. This is how the
 /// generator and the diff engine read compound documents; the served schema stays as written.
 ///
-/// With `$dynamicRef` the `$id`s stay: which resource a dynamic reference lands in depends on
-/// how evaluation got there. A document whose resources cannot be read is returned as is.
+/// A `$dynamicRef` that lands in one place whatever the path ([`Resources::resolve_dynamic`])
+/// becomes the `$ref` to it. Where one depends on the path, the `$id`s stay (and the generator
+/// refuses that reference). A document whose resources cannot be read is returned as is.
 ///
 /// ```
 /// let document = serde_json::json!({
@@ -263,10 +331,14 @@ pub fn inline_resources(root: &Map<String, Value>) -> Cow<'_, Map<String, Value>
         return Cow::Borrowed(root);
     };
     let mut rewritten = Vec::new();
+    let mut landed = Vec::new();
     let mut dynamic = false;
     for (holder, keyword, reference) in schema::refs(&whole, "", Walk::All) {
         if keyword != "$ref" {
-            dynamic = true;
+            match resources.resolve_dynamic(&whole, &holder, &reference) {
+                Some(pointer) => landed.push((holder, format!("#{}", uri_fragment(&pointer)))),
+                None => dynamic = true,
+            }
             continue;
         }
         let new = match resources.resolve(&whole, &holder, &reference) {
@@ -284,6 +356,12 @@ pub fn inline_resources(root: &Map<String, Value>) -> Cow<'_, Map<String, Value>
             schema.insert("$ref".into(), Value::String(reference));
         }
     }
+    for (holder, reference) in landed {
+        if let Some(Value::Object(schema)) = copy.pointer_mut(&holder) {
+            schema.shift_remove("$dynamicRef");
+            add_ref(schema, reference);
+        }
+    }
     if !dynamic {
         for root in resources.embedded_roots() {
             if let Some(Value::Object(schema)) = copy.pointer_mut(root) {
@@ -294,6 +372,27 @@ pub fn inline_resources(root: &Map<String, Value>) -> Cow<'_, Map<String, Value>
     match copy {
         Value::Object(object) => Cow::Owned(object),
         _ => Cow::Borrowed(root),
+    }
+}
+
+/// Gives `schema` the reference `reference` applies in place: as its `$ref`, or, beside a
+/// `$ref` it has, in its `allOf`, where it applies in place just the same. This is how a
+/// `$dynamicRef` whose place does not depend on the path becomes the `$ref` to it.
+///
+/// ```
+/// let mut schema = serde_json::json!({ "$ref": "#/$defs/a" });
+/// let Some(object) = schema.as_object_mut() else { unreachable!() };
+/// schemcp_contract::resources::add_ref(object, "#/$defs/b".into());
+/// assert_eq!(schema, serde_json::json!({ "$ref": "#/$defs/a", "allOf": [{ "$ref": "#/$defs/b" }] }));
+/// ```
+pub fn add_ref(schema: &mut Map<String, Value>, reference: String) {
+    if !schema.contains_key("$ref") {
+        schema.insert("$ref".into(), Value::String(reference));
+    } else if let Value::Array(branches) = schema
+        .entry("allOf")
+        .or_insert_with(|| Value::Array(Vec::new()))
+    {
+        branches.push(serde_json::json!({ "$ref": reference }));
     }
 }
 
@@ -468,7 +567,8 @@ mod tests {
     }
 
     #[test]
-    fn dynamic_references_keep_the_ids() {
+    fn dynamic_references_that_depend_on_the_path_keep_the_ids() {
+        // Two resources declare `item`, the root does not: which one depends on the path.
         let schema = json!({
             "$ref": "list",
             "$defs": {
@@ -476,12 +576,70 @@ mod tests {
                     "$id": "list",
                     "items": { "$dynamicRef": "#item" },
                     "$defs": { "item": { "$dynamicAnchor": "item" } }
+                },
+                "numbers": {
+                    "$id": "numbers",
+                    "$ref": "list",
+                    "$defs": { "item": { "$dynamicAnchor": "item", "type": "number" } }
                 }
             }
         });
         let out = inlined(schema);
         assert_eq!(out["$ref"], "#/$defs/list");
         assert_eq!(out["$defs"]["list"]["$id"], "list");
+        assert_eq!(out["$defs"]["list"]["items"]["$dynamicRef"], "#item");
+    }
+
+    #[test]
+    fn dynamic_references_that_land_in_one_place_are_references() {
+        let list = |root_item: Option<Value>, beside: Option<&str>| {
+            let mut schema = json!({
+                "$ref": "list",
+                "$defs": {
+                    "list": {
+                        "$id": "list",
+                        "items": { "$dynamicRef": "#item" },
+                        "$defs": { "item": { "$dynamicAnchor": "item", "type": "string" } }
+                    }
+                }
+            });
+            if let Some(item) = root_item {
+                schema["$defs"]["root_item"] = item;
+            }
+            if let Some(reference) = beside {
+                schema["$defs"]["list"]["items"]["$ref"] = reference.into();
+            }
+            inlined(schema)
+        };
+        // One schema declares `item`: where it first landed.
+        let out = list(None, None);
+        assert_eq!(
+            out["$defs"]["list"]["items"],
+            json!({ "$ref": "#/$defs/list/$defs/item" })
+        );
+        assert!(out["$defs"]["list"].get("$id").is_none(), "{out}");
+        // The root's resource declares it too: the outermost, whatever the path.
+        let root_item = json!({ "$dynamicAnchor": "item", "type": "integer" });
+        let out = list(Some(root_item.clone()), None);
+        assert_eq!(
+            out["$defs"]["list"]["items"],
+            json!({ "$ref": "#/$defs/root_item" })
+        );
+        // Beside a `$ref`, it joins the `allOf`.
+        let out = list(Some(root_item), Some("#/$defs/item"));
+        assert_eq!(
+            out["$defs"]["list"]["items"],
+            json!({
+                "$ref": "#/$defs/list/$defs/item",
+                "allOf": [{ "$ref": "#/$defs/root_item" }]
+            })
+        );
+        // A plain `$anchor` at the root is no dynamic anchor: the one place stands.
+        let out = list(Some(json!({ "$anchor": "item", "type": "integer" })), None);
+        assert_eq!(
+            out["$defs"]["list"]["items"],
+            json!({ "$ref": "#/$defs/list/$defs/item" })
+        );
     }
 
     #[test]

@@ -1228,9 +1228,15 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          resource) was taken for a reference to another document, and its schema became \
          `serde_json::Value`. The generator now resolves each reference against the resource it \
          is written in, with the validator's URI resolution \
-         (`schemcp_contract::resources`), and types the schema; beside a `$dynamicRef` the \
-         dynamic reference alone stays `serde_json::Value`, since where it lands depends on how \
-         evaluation got there.\n\
+         (`schemcp_contract::resources`), and types the schema. A `$dynamicRef` that lands in \
+         one place whatever the path (the document's own resource declares its anchor, or only \
+         one schema does) is that `$ref`; otherwise it alone stays `serde_json::Value`, since \
+         where it lands depends on how evaluation got there. One valid instance of a group typed \
+         this way is not faithful, and is the only one in the suite: in *A $dynamicRef that \
+         initially resolves to a schema without a matching $dynamicAnchor*, `{{\"foo\": \
+         \"fail\"}}` goes through an object schema without `additionalProperties` that does not \
+         declare `foo`, and its struct drops the member (documented: serde's, typify's and \
+         pydantic's default).\n\
          - **a `default` that violates its own schema** (`default`): `default` is an \
          annotation, so this is a warning (`invalid-default`, naming file and pointer), and the \
          generated type leaves that default out: a missing member is never filled in with an \

@@ -63,27 +63,33 @@ fn generator_fidelity_on_the_json_schema_test_suite() {
     for s in 0..2 {
         // 100% of invalid instances rejected by the full pipeline.
         assert_eq!(total.rejected[s], total.invalid, "side {s}");
-        // Every accepted valid instance round-trips to an equal value (JSON Schema equality).
-        assert_eq!(total.faithful[s], total.accepted[s], "side {s}");
+        // Every accepted valid instance round-trips to an equal value (JSON Schema equality),
+        // but one: in dynamicRef's "A $dynamicRef that initially resolves to a schema without a
+        // matching $dynamicAnchor ...", typed since `$dynamicRef`s that land in one place are
+        // followed, `{"foo": "fail"}` goes through a struct of `type: object` without
+        // `additionalProperties`, which drops the member it does not declare (documented, as
+        // serde, typify and pydantic's default do).
+        assert_eq!(total.faithful[s] + 1, total.accepted[s], "side {s}");
         // Better than plain typify.
         assert!(total.accepted[s] > total.accepted[2] && total.rejected[s] > total.rejected[2]);
         assert!(total.typed[s] > total.typed[2], "side {s}");
         // No lower than measured (315 before references were followed into the resources a
-        // schema embeds, `schemcp_contract::resources`).
-        assert!(total.typed[s] >= 328, "side {s}: {}", total.typed[s]);
-        // Every typed group's type holds every valid instance of its group faithfully.
-        assert_eq!(total.typed_sound[s], total.typed[s], "side {s}");
+        // schema embeds, `schemcp_contract::resources`, 328 before `$dynamicRef`s there).
+        assert!(total.typed[s] >= 337, "side {s}: {}", total.typed[s]);
+        // Every typed group's type holds every valid instance of its group faithfully, but the
+        // one above.
+        assert_eq!(total.typed_sound[s] + 1, total.typed[s], "side {s}");
         // Type strictness without mistyping: rejections by types that hold every valid
         // instance of their group; better than typify's, and no lower than measured.
         assert!(total.strict_sound[s] > total.strict_sound[2], "side {s}");
         // And by a generated type at all (a panic or an error is no type).
         assert!(total.strict_typed[s] > total.strict_typed[2], "side {s}");
         assert!(
-            total.strict_sound[s] >= 268,
+            total.strict_sound[s] >= 272,
             "side {s}: {}",
             total.strict_sound[s]
         );
-        assert!(total.strict[s] >= 268, "side {s}: {}", total.strict[s]);
+        assert!(total.strict[s] >= 272, "side {s}: {}", total.strict[s]);
         // Every valid instance outside refRemote except 8 whose schemas reference other
         // documents (dynamicRef, vocabulary; listed below).
         let remote = rows(&results).0["refRemote"].accepted[s];
@@ -98,7 +104,10 @@ fn generator_fidelity_on_the_json_schema_test_suite() {
         for [file, group, test, what, why] in exceptions(&results, side) {
             let known = (file == "refRemote"
                 || ["dynamicRef", "vocabulary"].contains(&file.as_str()))
-                && why.starts_with("the schema does not compile in the runtime's validator");
+                && why.starts_with("the schema does not compile in the runtime's validator")
+                || group.starts_with("A $dynamicRef that initially resolves to a schema without")
+                    && what == "valid, not faithful"
+                    && why == "member dropped at /bar/baz/foo";
             assert!(
                 known,
                 "new exception ({side:?}): {file} / {group} / {test}: {what}: {why}"
