@@ -73,8 +73,9 @@ pub(crate) struct Files {
     pub list: Vec<File>,
     by_key: HashMap<String, usize>,
     /// The schemas that name themselves with an absolute `$id` at their root (a tool's
-    /// `inputSchema`/`outputSchema`, a definitions file), by that name without a fragment:
-    /// a `$ref` to the name resolves to the file here, never over the network.
+    /// `inputSchema`/`outputSchema`, a definitions file), or as a resource embedded in one, by
+    /// that name without a fragment: a `$ref` to the name resolves to the file here, never over
+    /// the network.
     by_id: HashMap<String, Target>,
     /// The documents that embed resources (`$id` below their root), by file and the pointer
     /// of the document's root in it.
@@ -551,8 +552,8 @@ fn classify(files: &mut Files, diags: &mut Vec<Diagnostic>) {
             None => {}
         }
     }
-    files.by_id = named_roots(files, diags);
     files.resources = embedded_resources(files, diags);
+    files.by_id = named_roots(files, diags);
     // A definitions candidate counts as referenced when any other file points at it.
     let mut referenced = HashSet::new();
     for i in 0..files.list.len() {
@@ -648,30 +649,52 @@ fn named_roots(files: &Files, diags: &mut Vec<Diagnostic>) -> HashMap<String, Ta
     let mut by_id: HashMap<String, Target> = HashMap::new();
     for (file, f) in files.list.iter().enumerate() {
         for (root, value) in files.schema_roots(file) {
-            let Some(id) = value.get("$id").and_then(Value::as_str) else {
-                continue;
-            };
-            let Some(name) = without_fragment(id).filter(|name| has_scheme(name)) else {
-                continue;
-            };
-            let target = Target {
-                file,
-                pointer: root.clone(),
-            };
-            if let Some(first) = by_id.get(name) {
-                diags.push(
-                    Diagnostic::new(
-                        Severity::Error,
-                        "duplicate-id",
-                        format!("`$id` \"{id}\" also names `{}`", files.show(first)),
-                        &f.path,
-                    )
-                    .at_value(&f.source, &format!("{root}/$id"))
-                    .with_help("each schema needs a name of its own"),
-                );
-                continue;
+            // The root by the name it is given, then the resources it embeds by the absolute
+            // names theirs resolve to (and as written, where that is absolute too).
+            let mut names: Vec<(String, Vec<String>)> = Vec::new();
+            if let Some(name) = value
+                .get("$id")
+                .and_then(Value::as_str)
+                .and_then(without_fragment)
+                .filter(|name| has_scheme(name))
+            {
+                names.push((root.clone(), vec![name.to_string()]));
             }
-            by_id.insert(name.to_string(), target);
+            if let Some(resources) = files.resources.get(&(file, root.clone())) {
+                for (at, uri) in resources.named() {
+                    let written = resolve(value, at)
+                        .and_then(|schema| schema.get("$id")?.as_str())
+                        .and_then(without_fragment)
+                        .filter(|id| has_scheme(id) && *id != uri);
+                    let keys = std::iter::once(uri).chain(written).map(str::to_string);
+                    names.push((format!("{root}{at}"), keys.collect()));
+                }
+            }
+            for (pointer, keys) in names {
+                let target = Target { file, pointer };
+                if let Some(first) = keys.iter().find_map(|key| by_id.get(key)) {
+                    // Bundlers embed a shared schema in every document that needs it: one
+                    // schema under one name, whichever copy a reference finds.
+                    let embedded = target.pointer != root;
+                    if embedded && files.value(first) == files.value(&target) {
+                        continue;
+                    }
+                    diags.push(
+                        Diagnostic::new(
+                            Severity::Error,
+                            "duplicate-id",
+                            format!("`$id` \"{}\" also names `{}`", keys[0], files.show(first)),
+                            &f.path,
+                        )
+                        .at_value(&f.source, &format!("{}/$id", target.pointer))
+                        .with_help("each schema needs a name of its own"),
+                    );
+                    continue;
+                }
+                for key in keys {
+                    by_id.insert(key, target.clone());
+                }
+            }
         }
     }
     by_id

@@ -196,6 +196,16 @@ impl Resources {
         self.embedded.iter().map(|(root, _)| root.as_str())
     }
 
+    /// `(pointer, URI)` of the embedded resources whose URI names them beyond this document:
+    /// not resolved against the default base of a document without a root `$id`, where
+    /// `{"$id": "node"}` is only `json-schema:///node`.
+    pub fn named(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.embedded
+            .iter()
+            .filter(|(_, uri)| !uri.starts_with(DEFAULT_BASE))
+            .map(|(root, uri)| (root.as_str(), uri.as_str()))
+    }
+
     /// Where `reference`, written in the schema at `holder`, lands.
     pub fn resolve(&self, document: &Value, holder: &str, reference: &str) -> Landing {
         let base = self.base_at(holder);

@@ -455,3 +455,48 @@ fn unreadable_folder() {
     assert_eq!(err.0.len(), 1);
     assert_eq!(err.0[0].code, "unreadable");
 }
+
+/// A resource a document embeds is found from other files by its absolute name, like a root
+/// named by its `$id`; the same schema embedded in several documents (as a bundler writes each
+/// one self-contained) is one name, two different ones under one name are refused.
+#[test]
+fn embedded_resources_are_found_by_name_from_other_files() {
+    let side = r#"{ "$id": "https://example.com/schemas/side", "type": "string" }"#;
+    let common = format!(r#"{{ "$defs": {{ "Side": {side} }} }}"#);
+    let tool = |name: &str, embedded: &str| {
+        format!(
+            r#"{{"name":"{name}","inputSchema":{{"type":"object","properties":{{"left":{{"$ref":"https://example.com/schemas/side"}}}},"$defs":{{"Side":{embedded}}}}}}}"#
+        )
+    };
+    let uses = r#"{"name":"uses","inputSchema":{"type":"object","properties":{"side":{"$ref":"https://example.com/schemas/side"}}}}"#;
+    let set = load_files(&[("uses.json", uses), ("common.json", &common)])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let served = set.tool("uses").unwrap().input_schema();
+    let reference = served["properties"]["side"]["$ref"].as_str().unwrap();
+    let copied = served
+        .pointer(reference.strip_prefix('#').unwrap())
+        .unwrap();
+    assert_eq!(copied, &serde_json::json!({ "type": "string" }), "{served}");
+    let validator = jsonschema::validator_for(served).unwrap();
+    assert!(validator.is_valid(&serde_json::json!({ "side": "l" })));
+    assert!(!validator.is_valid(&serde_json::json!({ "side": 1 })));
+
+    // Two tools that each embed the same schema.
+    let set = load_files(&[("a.json", &tool("a", side)), ("b.json", &tool("b", side))])
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(set.tools.len(), 2);
+
+    let other = r#"{ "$id": "https://example.com/schemas/side", "type": "integer" }"#;
+    let err = load_files(&[
+        ("uses.json", uses),
+        ("common.json", &common),
+        ("a.json", &tool("a", other)),
+    ])
+    .unwrap_err();
+    assert!(
+        err.one_line()
+            .contains("error[duplicate-id]: `$id` \"https://example.com/schemas/side\" also names"),
+        "{}",
+        err.one_line()
+    );
+}
