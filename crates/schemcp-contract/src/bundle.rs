@@ -165,16 +165,14 @@ pub(crate) fn bundle(files: &Files, tool: usize, key: &str) -> (Value, Vec<(Stri
     let mut copies = Vec::new();
     while let Some((name, target)) = names.pending.pop_front() {
         let mut copy = files.value(&target).clone();
-        // A copied root's name and dialect stay with its file: in `$defs` a `$id` would start
-        // a resource of its own, against which the references rewritten here would no longer
-        // resolve, and `$schema` belongs at a resource's root only (the loader holds every
-        // file to 2020-12, the dialect of the schema the copy goes into).
+        // A copy's names and dialect stay with its file. In `$defs` a `$id` (the copied root's,
+        // or that of a resource embedded in it) would start a resource of its own, against
+        // which the references rewritten below, each to its place read from the served root,
+        // would no longer resolve; and `$schema` belongs at a resource's root only (the loader
+        // holds every file to 2020-12, the dialect of the schema the copy goes into).
         if let Value::Object(root) = &mut copy {
-            root.shift_remove("$id");
             root.shift_remove("$schema");
         }
-        // So do the resources embedded in it: every reference in the copy is rewritten below
-        // to a place in the served document, read from its root.
         let mut named = Vec::new();
         schema::visit(&copy, "", Walk::All, &mut |at, schema| {
             if schema.get("$id").is_some_and(Value::is_string) {

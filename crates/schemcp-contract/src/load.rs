@@ -327,7 +327,6 @@ pub(crate) fn has_scheme(reference: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
 }
 
-/// Decodes `%XX` escapes; anything malformed is kept as written.
 /// Resolves a reference path against the referring file's folder; `None` if it leaves the root.
 fn normalize_ref_path(from_key: &str, path: &str) -> Option<String> {
     if path.starts_with('/') {
@@ -643,8 +642,9 @@ fn embedded_resources(
     found
 }
 
-/// The schemas whose root names them with an absolute `$id` (see [`Files::by_id`]). Two roots
-/// of one name are an error at the second: a reference to it could mean either.
+/// The schemas named by an absolute `$id`, at their root or as a resource embedded in one (see
+/// [`Files::by_id`]). Two schemas of one name are an error at the second, a reference to it
+/// could mean either, unless both are embedded copies of one schema.
 fn named_roots(files: &Files, diags: &mut Vec<Diagnostic>) -> HashMap<String, Target> {
     let mut by_id: HashMap<String, Target> = HashMap::new();
     for (file, f) in files.list.iter().enumerate() {
