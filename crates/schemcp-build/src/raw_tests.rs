@@ -2019,3 +2019,19 @@ fn an_any_of_referring_to_an_open_definition_is_an_enum() {
     );
     assert!(!has(&code, "flatten"), "{code}");
 }
+
+/// A definition whose `allOf` asks for a number and, through a reference, a string has no
+/// value: typify's enum without variants says exactly that, and is kept (the suite's "same
+/// $anchor with different base uri", once references into its resources were followed).
+#[test]
+fn an_all_of_of_disjoint_kinds_through_a_reference_has_no_value() {
+    let mut input = object(json!({ "name": { "$ref": "#/$defs/Name" } }));
+    input["$defs"] = json!({
+        "Name": { "type": "string" },
+        "Never": { "allOf": [{ "type": "number" }, { "$ref": "#/$defs/Name" }] }
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[])
+        .unwrap_or_else(|problems| panic!("{problems:?}"));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(has(&code, "pub enum Never {}"), "{code}");
+}

@@ -112,7 +112,13 @@ pub(crate) fn mentions(object: &serde_json::Map<String, Value>, keywords: &[&str
 /// variants): `false` as the schema itself, a definition, a branch or an item; `"not": {}`;
 /// `"enum": []`. `false` elsewhere is a rule typify reads otherwise (`additionalProperties:
 /// false` closes an object, a member declared `false` is left out) or does not type at all.
-pub(crate) fn says_no_value(schema: &Value) -> bool {
+/// An `allOf` branch that refers to a definition counts with the kinds the definition's `type`
+/// allows (`kinds_of`, by reference): `{"allOf": [{"type": "number"}, {"$ref":
+/// "#/$defs/Name"}]}` with `Name` a string has no value either.
+pub(crate) fn says_no_value(
+    schema: &Value,
+    kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
+) -> bool {
     const TYPED: [&str; 7] = [
         "$defs",
         "definitions",
@@ -137,13 +143,13 @@ pub(crate) fn says_no_value(schema: &Value) -> bool {
         .is_some_and(no_value_but_null)
         || object.get("const") == Some(&Value::Null)
         || object.get("not").is_some_and(accepts_all)
-        || disjoint_types(object)
+        || disjoint_types(object, kinds_of)
     {
         return true;
     }
     let below = |keyword: &str, child: &Value| match child {
         Value::Bool(false) => TYPED.contains(&keyword),
-        child => says_no_value(child),
+        child => says_no_value(child, kinds_of),
     };
     object
         .iter()
@@ -350,11 +356,21 @@ fn collect_pieces<'a>(
 
 /// Whether `object` and its `allOf` branches name kinds (`type`) no value has at once, such as
 /// `"allOf": [{"type": "number"}, {"type": "string"}]`.
-fn disjoint_types(object: &serde_json::Map<String, Value>) -> bool {
-    let parts = branches(object, "allOf")
+fn disjoint_types(
+    object: &serde_json::Map<String, Value>,
+    kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
+) -> bool {
+    // A `$ref` applies in place: a part's values are among those of the definition it names.
+    let kinds = |part: &serde_json::Map<String, Value>| {
+        declared_kinds(part).or_else(|| kinds_of(part.get("$ref")?.as_str()?))
+    };
+    branches(object, "allOf")
         .iter()
-        .filter_map(Value::as_object);
-    common_kinds(parts.chain([object])).is_some_and(|common| common.is_empty())
+        .filter_map(Value::as_object)
+        .chain([object])
+        .filter_map(kinds)
+        .reduce(|common, kinds| common.intersection(&kinds).cloned().collect())
+        .is_some_and(|common| common.is_empty())
 }
 
 /// The kinds of value every one of `parts` allows ([`declared_kinds`]), as a value that must
@@ -1750,6 +1766,19 @@ mod tests {
     }
 
     #[test]
+    fn says_no_value_through_a_reference_in_an_all_of() {
+        let schema = json!({ "allOf": [{ "type": "number" }, { "$ref": "#/$defs/Name" }] });
+        let string = |r: &str| (r == "#/$defs/Name").then(|| BTreeSet::from(["string".into()]));
+        assert!(says_no_value(&schema, &string));
+        assert!(
+            !says_no_value(&schema, &|_| None),
+            "unknown without the definition's kinds"
+        );
+        let number = |_: &str| Some(BTreeSet::from(["number".into(), "integer".into()]));
+        assert!(!says_no_value(&schema, &number));
+    }
+
+    #[test]
     fn says_no_value_where_typify_makes_a_type_without_values() {
         for schema in [
             json!(false),
@@ -1762,7 +1791,7 @@ mod tests {
             json!({ "allOf": [{ "type": "number" }, { "type": "string" }] }),
             json!({ "type": ["string", "null"], "allOf": [{ "type": "integer" }] }),
         ] {
-            assert!(says_no_value(&schema), "{schema}");
+            assert!(says_no_value(&schema, &|_| None), "{schema}");
         }
         for schema in [
             json!({ "type": "object", "additionalProperties": false }),
@@ -1773,7 +1802,7 @@ mod tests {
             json!({ "enum": [null, 1] }),
             json!({ "type": "integer", "allOf": [{ "type": ["number", "null"] }, {}] }),
         ] {
-            assert!(!says_no_value(&schema), "{schema}");
+            assert!(!says_no_value(&schema, &|_| None), "{schema}");
         }
     }
 

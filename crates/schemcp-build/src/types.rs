@@ -342,10 +342,14 @@ fn generate_copies(
         says_no_value: classes
             .iter()
             .map(|class| {
-                class
-                    .members
-                    .iter()
-                    .any(|&m| says_no_value(&members[m].schema))
+                class.members.iter().any(|&m| {
+                    let member = &members[m];
+                    let kinds_of = |reference: &str| {
+                        let (_, target) = member.refs.iter().find(|(r, _)| r == reference)?;
+                        declared_kinds(members[*target].schema.as_object()?)
+                    };
+                    says_no_value(&member.schema, &kinds_of)
+                })
             })
             .collect(),
         absent_members: absent_members(&members, &classes),

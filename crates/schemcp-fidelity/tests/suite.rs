@@ -74,8 +74,9 @@ fn generator_fidelity_on_the_json_schema_test_suite() {
         assert!(total.accepted[s] > total.accepted[2] && total.rejected[s] > total.rejected[2]);
         assert!(total.typed[s] > total.typed[2], "side {s}");
         // No lower than measured (315 before references were followed into the resources a
-        // schema embeds, `schemcp_contract::resources`, 328 before `$dynamicRef`s there).
-        assert!(total.typed[s] >= 337, "side {s}: {}", total.typed[s]);
+        // schema embeds, `schemcp_contract::resources`, 328 before `$dynamicRef`s there, 337 before an `allOf` of
+        // disjoint kinds through a reference was seen to have no value).
+        assert!(total.typed[s] >= 338, "side {s}: {}", total.typed[s]);
         // Every typed group's type holds every valid instance of its group faithfully, but the
         // one above.
         assert_eq!(total.typed_sound[s] + 1, total.typed[s], "side {s}");
