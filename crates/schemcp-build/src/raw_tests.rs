@@ -2035,3 +2035,28 @@ fn an_all_of_of_disjoint_kinds_through_a_reference_has_no_value() {
     assert!(warnings.is_empty(), "{warnings:?}");
     assert!(has(&code, "pub enum Never {}"), "{code}");
 }
+
+/// A reference by the root's own `$id` is a local one, with or without a fragment (the suite's
+/// URN groups): the root itself, or a definition of it.
+#[test]
+fn references_by_the_roots_own_name_are_local() {
+    let name = "urn:uuid:deadbeef-1234-ffff-ffff-4321feebdaed";
+    let mut input = object(json!({
+        "again": { "$ref": name },
+        "bar": { "$ref": format!("{name}#/$defs/bar") }
+    }));
+    input["$id"] = json!(name);
+    input["required"] = json!([]);
+    input["$defs"] = json!({ "bar": { "type": "string" } });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[])
+        .unwrap_or_else(|problems| panic!("{problems:?}"));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let root = item(&code, "struct", "TInput");
+    assert!(
+        has(
+            root,
+            "pub again: ::std::option::Option<::std::boxed::Box<TInput>>,"
+        ) && has(root, "pub bar: ::std::option::Option<Bar>,"),
+        "{root}"
+    );
+}

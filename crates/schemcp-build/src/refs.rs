@@ -94,10 +94,6 @@ pub(crate) fn hoist_refs(
     });
     // The JSON pointer a local reference points at, unless it already names a definition.
     let target = |reference: &str| -> Option<String> {
-        let reference = match &id {
-            Some(id) if reference.starts_with(id.as_str()) => &reference[id.len()..],
-            _ => reference,
-        };
         let fragment = reference.strip_prefix('#')?;
         if fragment.is_empty() {
             return Some(String::new());
@@ -131,6 +127,20 @@ pub(crate) fn hoist_refs(
         });
     };
     let mut schema = original.clone();
+    // A reference by the root's own name (`urn:x`, `urn:x#/$defs/a`) is the local one.
+    if let Some(id) = id.as_deref().map(|id| id.strip_suffix('#').unwrap_or(id)) {
+        for_each_ref_mut(&mut schema, false, &mut |reference| {
+            if let Some(rest) = reference.strip_prefix(id)
+                && (rest.is_empty() || rest.starts_with('#'))
+            {
+                *reference = if rest.is_empty() {
+                    "#".to_string()
+                } else {
+                    rest.to_string()
+                };
+            }
+        });
+    }
     let mut copies: BTreeMap<String, String> = BTreeMap::new();
     // (JSON pointer, definition) of every target whose place now refers to its copy.
     let mut replaced: Vec<(String, String)> = Vec::new();
