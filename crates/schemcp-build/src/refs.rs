@@ -18,9 +18,10 @@ use crate::schema::{
 /// Reads every `$dynamicRef` as the `$ref` it amounts to in a schema that is one resource: no
 /// `$id` below the root, and no `$dynamicAnchor` name declared twice. A `$dynamicRef` then
 /// resolves to the outermost `$dynamicAnchor` of its name in the dynamic scope, and every
-/// resource in that scope is this one, so it lands where a `$ref` would. (A schema that embeds
-/// resources keeps its `$id`s beside a `$dynamicRef`, see
-/// [`inline_resources`](schemcp_contract::resources::inline_resources).) Where `$ref` is already there, the
+/// resource in that scope is this one, so it lands where a `$ref` would. (In a schema that
+/// embeds resources, [`inline_resources`](schemcp_contract::resources::inline_resources) has
+/// already read every `$dynamicRef` that lands in one place whatever the path; beside one that
+/// does not, the `$id`s stay, and this leaves it alone.) Where `$ref` is already there, the
 /// reference joins the `allOf`, where it applies in place just the same. Anything else is left
 /// for the generator to refuse (or degrade).
 pub(crate) fn static_dynamic_refs(

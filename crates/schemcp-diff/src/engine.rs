@@ -107,27 +107,8 @@ fn is_false(v: Option<&Value>) -> bool {
 /// Resolves a local `$ref` (`#`, `#/...`) against `root`.
 pub(crate) fn resolve<'v>(root: &'v Value, r: &str) -> Option<(&'v Value, String)> {
     let frag = r.strip_prefix('#')?;
-    let frag = percent_decode(frag);
+    let frag = schemcp_contract::json::percent_decode(frag);
     root.pointer(&frag).map(|v| (v, frag))
-}
-
-fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%'
-            && i + 2 < b.len()
-            && let Ok(x) = u8::from_str_radix(&s[i + 1..i + 3], 16)
-        {
-            out.push(x);
-            i += 3;
-            continue;
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Follows `$ref`s and unwraps one-branch combinators so that formatting-only restructurings
