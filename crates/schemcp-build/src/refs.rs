@@ -62,8 +62,9 @@ fn static_refs(schema: &mut Value) {
 }
 
 /// Makes every local reference a `#/$defs/<name>` reference, which is all typify resolves: a
-/// reference to the root (`#`, or the root's own `$id`), to a JSON pointer elsewhere
-/// (`#/properties/a`, `#/$defs/A/items`) or to an `$anchor` (`#node`) gets a copy of its target
+/// reference to the root (`#`; one by the root's own `$id` already reads so, see
+/// [`inline_resources`](schemcp_contract::resources::inline_resources)), to a JSON pointer
+/// elsewhere (`#/properties/a`, `#/$defs/A/items`) or to an `$anchor` (`#node`) gets a copy of its target
 /// in `$defs` under a new name, and is pointed there. Copies are made until no such reference
 /// is left (a copy may contain references too; each target is copied once, so recursion ends).
 /// Only the schema the generator converts changes; the served schema is as written.
@@ -81,7 +82,6 @@ pub(crate) fn hoist_refs(
     root_name: &str,
 ) -> (serde_json::Map<String, Value>, Vec<(String, String)>) {
     let original = Value::Object(root.clone());
-    let id = root.get("$id").and_then(Value::as_str).map(str::to_string);
     let mut anchors: BTreeMap<String, String> = BTreeMap::new();
     for_each_subschema(&original, "", false, &mut |object, pointer| {
         // A `$ref` to a `$dynamicAnchor` resolves to it as to an `$anchor`.
@@ -128,20 +128,6 @@ pub(crate) fn hoist_refs(
         });
     };
     let mut schema = original.clone();
-    // A reference by the root's own name (`urn:x`, `urn:x#/$defs/a`) is the local one.
-    if let Some(id) = id.as_deref().map(|id| id.strip_suffix('#').unwrap_or(id)) {
-        for_each_ref_mut(&mut schema, false, &mut |reference| {
-            if let Some(rest) = reference.strip_prefix(id)
-                && (rest.is_empty() || rest.starts_with('#'))
-            {
-                *reference = if rest.is_empty() {
-                    "#".to_string()
-                } else {
-                    rest.to_string()
-                };
-            }
-        });
-    }
     let mut copies: BTreeMap<String, String> = BTreeMap::new();
     // (JSON pointer, definition) of every target whose place now refers to its copy.
     let mut replaced: Vec<(String, String)> = Vec::new();

@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 use crate::Origin;
 use crate::json::uri_fragment;
 use crate::load::{Files, Target, has_scheme};
-use crate::locate::{escape_token, split_pointer};
+use crate::locate::{escape_token, split_pointer, within};
 use crate::schema::{self, Walk};
 
 struct Names {
@@ -93,13 +93,6 @@ fn pascal_case(s: &str) -> String {
     } else {
         out
     }
-}
-
-fn within(pointer: &str, root: &str) -> bool {
-    pointer == root
-        || pointer
-            .strip_prefix(root)
-            .is_some_and(|r| r.starts_with('/'))
 }
 
 /// Rewrites every reference in `value` (which sits at `at` in file `file`) that leaves the

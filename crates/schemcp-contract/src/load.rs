@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{self, Diagnostic, Diagnostics, Severity};
 use crate::json::percent_decode;
-use crate::locate::{resolve, split_pointer};
+use crate::locate::{resolve, split_pointer, within};
 use crate::resources::{Landing, ResourceError, Resources, without_fragment};
 use crate::schema::{self, Walk};
 use crate::{ContractSet, ToolContract, bundle};
@@ -88,11 +88,7 @@ impl Files {
     pub fn doc_root(&self, file: usize, pointer: &str) -> String {
         if self.list[file].kind == Kind::Tool {
             for root in ["/inputSchema", "/outputSchema"] {
-                if pointer == root
-                    || pointer
-                        .strip_prefix(root)
-                        .is_some_and(|r| r.starts_with('/'))
-                {
+                if within(pointer, root) {
                     return root.to_string();
                 }
             }
@@ -201,12 +197,9 @@ impl Files {
                 }
             }
         };
-        let in_schema = ["/inputSchema", "/outputSchema"].iter().any(|root| {
-            pointer == *root
-                || pointer
-                    .strip_prefix(root)
-                    .is_some_and(|r| r.starts_with('/'))
-        });
+        let in_schema = ["/inputSchema", "/outputSchema"]
+            .iter()
+            .any(|root| within(&pointer, root));
         if target.kind == Kind::Tool && !in_schema {
             return Err(RefError::new(
                 "dangling-ref",

@@ -176,6 +176,14 @@ pub(crate) fn resolve<'a>(
     Some(node)
 }
 
+/// Whether the JSON pointer `pointer` is `root` or below it (`/a/b` is within `/a`, `/ab`
+/// is not).
+pub(crate) fn within(pointer: &str, root: &str) -> bool {
+    pointer
+        .strip_prefix(root)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,6 +16,7 @@ use referencing::uri;
 use serde_json::{Map, Value};
 
 use crate::json::{percent_decode, uri_fragment};
+use crate::locate::within;
 use crate::schema::{self, Walk};
 
 /// The base URI of a document with no `$id`, as the `jsonschema` crate resolves it.
@@ -105,6 +106,11 @@ impl Resources {
         if !document.as_object().is_some_and(embeds_resources) {
             return Ok(None);
         }
+        Resources::scan(document).map(Some)
+    }
+
+    /// The resources of `document`, embedded or not.
+    fn scan(document: &Value) -> Result<Resources, ResourceError> {
         let base = match document.get("$id") {
             None => DEFAULT_BASE.to_string(),
             Some(id) => {
@@ -136,7 +142,7 @@ impl Resources {
         });
         match failed {
             Some(error) => Err(error),
-            None => Ok(Some(resources)),
+            None => Ok(resources),
         }
     }
 
@@ -300,8 +306,9 @@ impl Resources {
     }
 }
 
-/// `root` with every `$ref` that reads differently from the document's root written as a
-/// `#/<pointer from the root>` reference, and then, unless a `$dynamicRef` needs them, the
+/// `root` with every `$ref` that reads differently from a pointer from the root (by the root's
+/// own `$id` or an embedded resource's, by an anchor, or read inside an embedded resource)
+/// written as the `#/<pointer from the root>` reference it amounts to, and then, unless a `$dynamicRef` needs them, the
 /// `$id`s below the root dropped: the same schema, as one resource. A reference written inside
 /// an embedded resource that lands nowhere in the document becomes the absolute URI it
 /// resolves to, so it is not read against the document's root by mistake. This is how the
@@ -332,23 +339,35 @@ impl Resources {
 /// assert!(inlined["$defs"]["inner"].get("$id").is_none());
 /// ```
 pub fn inline_resources(root: &Map<String, Value>) -> Cow<'_, Map<String, Value>> {
-    // Most schemas embed nothing: seen without copying them.
-    if !embeds_resources(root) {
+    // Most schemas embed nothing and have no name of their own: seen without copying them.
+    let embeds = embeds_resources(root);
+    if !embeds && !root.get("$id").is_some_and(Value::is_string) {
         return Cow::Borrowed(root);
     }
     let whole = Value::Object(root.clone());
-    let Ok(Some(resources)) = Resources::read(&whole) else {
+    let Ok(resources) = Resources::scan(&whole) else {
         return Cow::Borrowed(root);
     };
     let mut rewritten = Vec::new();
     let mut landed = Vec::new();
-    let mut dynamic = false;
+    // In a document of one resource a `$dynamicRef` is left to the generator, which reads it
+    // as the `$ref` it then amounts to.
+    let mut dynamic = !embeds;
     for (holder, keyword, reference) in schema::refs(&whole, "", Walk::All) {
         if keyword != "$ref" {
-            match resources.resolve_dynamic(&whole, &holder, &reference) {
-                Some(pointer) => landed.push((holder, format!("#{}", uri_fragment(&pointer)))),
-                None => dynamic = true,
+            if embeds {
+                match resources.resolve_dynamic(&whole, &holder, &reference) {
+                    Some(pointer) => {
+                        landed.push((holder, format!("#{}", uri_fragment(&pointer))));
+                    }
+                    None => dynamic = true,
+                }
             }
+            continue;
+        }
+        // A pointer outside any embedded resource reads as written.
+        let local = reference == "#" || reference.starts_with("#/");
+        if local && !resources.in_embedded(&holder) {
             continue;
         }
         let new = match resources.resolve(&whole, &holder, &reference) {
@@ -413,12 +432,6 @@ fn embeds_resources(root: &Map<String, Value>) -> bool {
         embeds |= !at.is_empty() && schema.contains_key("$id");
     });
     embeds
-}
-
-fn within(pointer: &str, root: &str) -> bool {
-    pointer
-        .strip_prefix(root)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// `id` without an empty fragment; `None` when it has a non-empty one, which 2020-12 does
@@ -666,6 +679,23 @@ mod tests {
         ] {
             assert_eq!(inlined(schema.clone()), schema);
         }
+    }
+
+    #[test]
+    fn references_by_the_roots_own_name_become_pointers() {
+        let schema = json!({
+            "$id": "urn:uuid:deadbeef-1234-0000-0000-4321feebdaed",
+            "properties": {
+                "again": { "$ref": "urn:uuid:deadbeef-1234-0000-0000-4321feebdaed" },
+                "bar": { "$ref": "urn:uuid:deadbeef-1234-0000-0000-4321feebdaed#/$defs/bar" },
+                "local": { "$ref": "#/$defs/bar" }
+            },
+            "$defs": { "bar": { "type": "string" } }
+        });
+        let out = inlined(schema);
+        assert_eq!(out["properties"]["again"]["$ref"], "#");
+        assert_eq!(out["properties"]["bar"]["$ref"], "#/$defs/bar");
+        assert_eq!(out["properties"]["local"]["$ref"], "#/$defs/bar");
     }
 
     #[test]

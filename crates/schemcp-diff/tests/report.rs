@@ -334,3 +334,22 @@ fn references_resolve_in_the_resource_they_are_written_in() {
     );
     assert_eq!(report.changes[0].severity, Severity::Breaking);
 }
+
+/// A reference by the schema's own `$id` is followed like the local one it amounts to.
+#[test]
+fn references_by_the_schemas_own_name_are_followed() {
+    let set = |bar: Value| {
+        tools(json!([{ "name": "t", "inputSchema": {
+            "$id": "urn:example:t",
+            "type": "object",
+            "properties": { "bar": { "$ref": "urn:example:t#/$defs/bar" } },
+            "$defs": { "bar": bar }
+        } }]))
+    };
+    let report = diff_tools(
+        &set(json!({ "type": "string" })),
+        &set(json!({ "type": "string", "maxLength": 3 })),
+    );
+    let rules: Vec<&str> = report.changes.iter().map(|c| c.rule).collect();
+    assert!(rules.contains(&"max-length-added"), "{report:#?}");
+}
