@@ -7,6 +7,7 @@
 //! `cargo test -p weather --bench hot_path` runs every benchmark once, as a test.
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use schemcp_runtime::__private::decode_arguments;
@@ -90,6 +91,40 @@ fn hot_path(c: &mut Criterion) {
             let mut bare = CallToolResult::success(Vec::new());
             bare.structured_content = Some(result.clone());
             get_weather.rmcp_answer_line(RequestId::Number(1), bare)
+        })
+    });
+    // What the stdio answer line adds to the bare one, measured paired: each sample
+    // alternates short runs of the two, so load from other processes, which moves the two
+    // medians above by tens of nanoseconds between benchmarks minutes apart, falls on both
+    // alike, and neither always runs first.
+    group.bench_function("answer_line_added", |b| {
+        const RUN: u64 = 32;
+        let stdio_line = || get_weather.answer_line(RequestId::Number(1), returned.clone(), false);
+        let bare_line = || {
+            let mut bare = CallToolResult::success(Vec::new());
+            bare.structured_content = Some(result.clone());
+            get_weather.rmcp_answer_line(RequestId::Number(1), bare)
+        };
+        b.iter_custom(|iters| {
+            let (mut stdio, mut bare) = (Duration::ZERO, Duration::ZERO);
+            for run in 0..iters.div_ceil(RUN) {
+                let n = RUN.min(iters - run * RUN);
+                let mut time = |line: &dyn Fn() -> Vec<u8>| {
+                    let start = Instant::now();
+                    for _ in 0..n {
+                        black_box(line());
+                    }
+                    start.elapsed()
+                };
+                if run % 2 == 0 {
+                    stdio += time(&stdio_line);
+                    bare += time(&bare_line);
+                } else {
+                    bare += time(&bare_line);
+                    stdio += time(&stdio_line);
+                }
+            }
+            stdio.saturating_sub(bare)
         })
     });
     group.bench_function("shape_legacy_wrapped", |b| {
