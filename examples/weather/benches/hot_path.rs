@@ -109,7 +109,7 @@ fn hot_path(c: &mut Criterion) {
             let (mut stdio, mut bare) = (Duration::ZERO, Duration::ZERO);
             for run in 0..iters.div_ceil(RUN) {
                 let n = RUN.min(iters - run * RUN);
-                let mut time = |line: &dyn Fn() -> Vec<u8>| {
+                let time = |line: &dyn Fn() -> Vec<u8>| {
                     let start = Instant::now();
                     for _ in 0..n {
                         black_box(line());
