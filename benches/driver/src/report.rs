@@ -347,7 +347,8 @@ fn targets(w: &mut String, r: &Results) -> Result<()> {
             // validated, and what the stdio answer line (result validated, text blocks,
             // wrapping) adds to the bare line a server writing only `structuredContent`
             // would send, measured paired (`answer_line_added`): the difference of the two
-            // medians moved by more than the target between runs.
+            // medians, measured minutes apart, moved by two thirds of the target between runs
+            // (benches/notes.md).
             let v = crit("hot_path/validate_arguments") + crit("hot_path/answer_line_added");
             let x = v / cpu * 100.0;
             (
