@@ -259,18 +259,31 @@ impl Files {
                 file: from,
                 pointer: format!("{doc_root}{pointer}"),
             })),
-            Landing::Nowhere(uri) => Some(Err(RefError::new(
-                "dangling-ref",
-                format!(
-                    "`$ref` \"{reference}\" names nothing: it resolves to `{uri}`, a schema of this document without that place"
-                ),
-                None,
-            ))),
+            Landing::Nowhere(uri) => {
+                let fragment = percent_decode(uri.split_once('#').map_or("", |(_, f)| f));
+                let place = if fragment.is_empty() || fragment.starts_with('/') {
+                    format!("`{fragment}`")
+                } else {
+                    format!("`$anchor` or `$dynamicAnchor` \"{fragment}\"")
+                };
+                let message = match resources.root_of(&uri) {
+                    Some(root) if !root.is_empty() => format!(
+                        "`$ref` \"{reference}\" names nothing: it resolves into the schema with its own `$id` at `{doc_root}{root}` (`{}`), which has no {place}",
+                        Resources::shown(&uri)
+                    ),
+                    _ => format!(
+                        "`$ref` \"{reference}\" names nothing: `{}` has no {place}",
+                        self.list[from].key
+                    ),
+                };
+                Some(Err(RefError::new("dangling-ref", message, None)))
+            }
             Landing::Outside(uri) if inside => Some(Err(RefError::new(
                 "ref-leaves-resource",
                 format!(
-                    "`$ref` \"{reference}\" is written inside a schema with its own `$id` (base `{}`) and resolves to `{uri}`, which this document does not hold",
-                    resources.base_at(holder)
+                    "`$ref` \"{reference}\" is written inside a schema with its own `$id` (base `{}`) and resolves to `{}`, which this document does not hold",
+                    Resources::shown(resources.base_at(holder)),
+                    Resources::shown(&uri)
                 ),
                 Some(
                     "inside a schema with its own `$id`, reference only schemas of the same document (embed what it names, with its `$id`), or move the reference out of it",
@@ -623,7 +636,8 @@ fn embedded_resources(
                         Severity::Error,
                         "duplicate-id",
                         format!(
-                            "`$id` names `{uri}`, as the `$id` at `{root}{first}` does: a reference to it could mean either"
+                            "`$id` names `{}`, as the `$id` at `{root}{first}` does: a reference to it could mean either",
+                            Resources::shown(&uri)
                         ),
                         &f.path,
                     )

@@ -202,6 +202,31 @@ impl Resources {
         self.embedded.iter().map(|(root, _)| root.as_str())
     }
 
+    /// The pointer of the resource's root `uri` (a [`Landing::Nowhere`] URI, fragment and
+    /// all) names, `""` for the document's own resource.
+    ///
+    /// ```
+    /// use schemcp_contract::resources::{Landing, Resources};
+    /// let document = serde_json::json!({
+    ///     "$defs": { "node": { "$id": "node.json", "$defs": { "label": {} } } }
+    /// });
+    /// let resources = Resources::read(&document).unwrap().unwrap();
+    /// let Landing::Nowhere(uri) = resources.resolve(&document, "/$defs/node", "#/$defs/x")
+    /// else { unreachable!() };
+    /// assert_eq!(resources.root_of(&uri), Some("/$defs/node"));
+    /// assert_eq!(Resources::shown(&uri), "node.json#/$defs/x");
+    /// ```
+    pub fn root_of(&self, uri: &str) -> Option<&str> {
+        let resource = uri.split_once('#').map_or(uri, |(resource, _)| resource);
+        self.by_uri.get(resource).map(String::as_str)
+    }
+
+    /// `uri` as its author wrote it where it was resolved against the default base of a
+    /// document without a root `$id` (`node.json`, not `json-schema:///node.json`).
+    pub fn shown(uri: &str) -> &str {
+        uri.strip_prefix(DEFAULT_BASE).unwrap_or(uri)
+    }
+
     /// `(pointer, URI)` of the embedded resources whose URI names them beyond this document:
     /// not resolved against the default base of a document without a root `$id`, where
     /// `{"$id": "node"}` is only `json-schema:///node`.

@@ -138,11 +138,32 @@ fn embedded_resources_resolve_as_the_validator_resolves_them() {
     let err = load_files(&[("t.json", &dangling)]).unwrap_err();
     assert!(
         err.one_line().contains(
-            "error[dangling-ref]: `$ref` \"#/$defs/other\" names nothing: it resolves to `json-schema:///node.json#/$defs/other`"
+            "error[dangling-ref]: `$ref` \"#/$defs/other\" names nothing: it resolves into the schema with its own `$id` at `/inputSchema/$defs/node` (`node.json#/$defs/other`), which has no `/$defs/other`"
         ),
         "{}",
         err.one_line()
     );
+
+    // At the document's own scope, a place it lacks is named as in any document, without
+    // the base URI a document without a root `$id` resolves against.
+    for (reference, missing) in [
+        ("#/$defs/nothing", "`/$defs/nothing`"),
+        ("#nope", "`$anchor` or `$dynamicAnchor` \"nope\""),
+    ] {
+        let dangling = tool.replacen(
+            r##""label": { "$ref": "#/$defs/label" }"##,
+            &format!(r#""label": {{ "$ref": "{reference}" }}"#),
+            1,
+        );
+        let err = load_files(&[("t.json", &dangling)]).unwrap_err();
+        assert!(
+            err.one_line().contains(&format!(
+                "error[dangling-ref]: `$ref` \"{reference}\" names nothing: `t.json` has no {missing} (at /inputSchema/properties/label/$ref)"
+            )),
+            "{}",
+            err.one_line()
+        );
+    }
 
     // Two resources of one name.
     let twice = tool.replace(
@@ -151,7 +172,7 @@ fn embedded_resources_resolve_as_the_validator_resolves_them() {
     );
     let err = load_files(&[("t.json", &twice)]).unwrap_err();
     assert!(
-        err.one_line().contains("error[duplicate-id]: `$id` names `json-schema:///node.json`, as the `$id` at `/inputSchema/$defs/label` does"),
+        err.one_line().contains("error[duplicate-id]: `$id` names `node.json`, as the `$id` at `/inputSchema/$defs/label` does"),
         "{}",
         err.one_line()
     );
