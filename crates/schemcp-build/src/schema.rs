@@ -369,7 +369,7 @@ fn disjoint_types(
         .filter_map(Value::as_object)
         .chain([object])
         .filter_map(kinds)
-        .reduce(|common, kinds| common.intersection(&kinds).cloned().collect())
+        .reduce(intersect)
         .is_some_and(|common| common.is_empty())
 }
 
@@ -381,7 +381,11 @@ pub(crate) fn common_kinds<'a>(
     parts
         .into_iter()
         .filter_map(declared_kinds)
-        .reduce(|common, kinds| common.intersection(&kinds).cloned().collect())
+        .reduce(intersect)
+}
+
+fn intersect(common: BTreeSet<String>, kinds: BTreeSet<String>) -> BTreeSet<String> {
+    common.intersection(&kinds).cloned().collect()
 }
 
 /// The kinds of value `schema`'s `type` allows, `integer` included where `number` is (an

@@ -167,8 +167,9 @@ impl Files {
                 return Err(RefError::new(
                     "dangling-ref",
                     format!(
-                        "`$ref` \"{reference}\" names nothing: `{}` has no `{fragment}`",
-                        target.key
+                        "`$ref` \"{reference}\" names nothing: `{}` has no {}",
+                        target.key,
+                        missing_place(&fragment)
                     ),
                     None,
                 ));
@@ -189,8 +190,9 @@ impl Files {
                     return Err(RefError::new(
                         "dangling-ref",
                         format!(
-                            "`$ref` \"{reference}\" names nothing: `{}` has no `$anchor` or `$dynamicAnchor` \"{fragment}\"",
-                            target.key
+                            "`$ref` \"{reference}\" names nothing: `{}` has no {}",
+                            target.key,
+                            missing_place(&fragment)
                         ),
                         None,
                     ));
@@ -260,12 +262,8 @@ impl Files {
                 pointer: format!("{doc_root}{pointer}"),
             })),
             Landing::Nowhere(uri) => {
-                let fragment = percent_decode(uri.split_once('#').map_or("", |(_, f)| f));
-                let place = if fragment.is_empty() || fragment.starts_with('/') {
-                    format!("`{fragment}`")
-                } else {
-                    format!("`$anchor` or `$dynamicAnchor` \"{fragment}\"")
-                };
+                let place =
+                    missing_place(&percent_decode(uri.split_once('#').map_or("", |(_, f)| f)));
                 let message = match resources.root_of(&uri) {
                     Some(root) if !root.is_empty() => format!(
                         "`$ref` \"{reference}\" names nothing: it resolves into the schema with its own `$id` at `{doc_root}{root}` (`{}`), which has no {place}",
@@ -331,6 +329,16 @@ pub(crate) fn has_scheme(reference: &str) -> bool {
     let mut chars = scheme.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+}
+
+/// How a dangling reference's message names the place its document lacks: a JSON pointer
+/// (`""` for the root) or an anchor.
+fn missing_place(fragment: &str) -> String {
+    if fragment.is_empty() || fragment.starts_with('/') {
+        format!("`{fragment}`")
+    } else {
+        format!("`$anchor` or `$dynamicAnchor` \"{fragment}\"")
+    }
 }
 
 /// Resolves a reference path against the referring file's folder; `None` if it leaves the root.

@@ -311,20 +311,17 @@ impl Resources {
             return None;
         };
         let name = percent_decode(reference.split_once('#').map_or("", |(_, f)| f));
-        let dynamic = document
-            .pointer(&first)
-            .and_then(|target| target.get("$dynamicAnchor"))
-            .is_some_and(|anchor| anchor.as_str() == Some(name.as_str()));
-        if !dynamic {
+        let declares = |pointer: &str| {
+            document
+                .pointer(pointer)
+                .and_then(|schema| schema.get("$dynamicAnchor"))
+                .is_some_and(|anchor| anchor.as_str() == Some(name.as_str()))
+        };
+        if !declares(&first) {
             return Some(first);
         }
         let outermost = self.anchors.get(&(self.base.clone(), name.clone()));
-        if let Some(at) = outermost.filter(|at| {
-            document
-                .pointer(at)
-                .and_then(|s| s.get("$dynamicAnchor"))
-                .is_some_and(|anchor| anchor.as_str() == Some(name.as_str()))
-        }) {
+        if let Some(at) = outermost.filter(|at| declares(at)) {
             return Some(at.clone());
         }
         (self.dynamic_anchors.get(&name) == Some(&1)).then_some(first)
