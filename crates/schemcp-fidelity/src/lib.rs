@@ -869,6 +869,89 @@ pub fn invalid_rejected(side: Side, outcome: &Outcome, data: &Value) -> bool {
     }
 }
 
+/// Whether `side` has a type for the group that deserializes every valid instance and
+/// re-serializes it as it was (JSON Schema equality): no valid value of the group mistyped.
+fn holds_every_valid(result: &GroupResult, side: Side) -> bool {
+    result.generation[&side].has_type()
+        && result
+            .group
+            .tests
+            .iter()
+            .zip(&result.outcomes[&side])
+            .filter(|(test, _)| test.valid)
+            .all(|(test, outcome)| {
+                outcome.deserialized == Some(true)
+                    && outcome
+                        .reserialized
+                        .as_ref()
+                        .is_some_and(|back| json_equal(&test.data, back))
+            })
+}
+
+/// Invalid instances that typify's type rejects, where that type holds every valid instance
+/// of its group faithfully, and that schemcp's type for `side` does not reject: file, group,
+/// instance, what schemcp generated, and why (from [`TYPIFY_ONLY_WHY`], by group).
+pub fn typify_only_rejections(results: &[GroupResult], side: Side) -> Vec<[String; 5]> {
+    let mut out = Vec::new();
+    for result in results {
+        if !holds_every_valid(result, Side::Baseline) {
+            continue;
+        }
+        let theirs = &result.outcomes[&Side::Baseline];
+        let ours = &result.outcomes[&side];
+        for ((test, theirs), ours) in result.group.tests.iter().zip(theirs).zip(ours) {
+            if test.valid || theirs.deserialized != Some(false) || ours.deserialized == Some(false)
+            {
+                continue;
+            }
+            let generated = match &result.generation[&side] {
+                Generation::Typed(_) => "typed".to_string(),
+                Generation::Degraded(_) => "degraded".to_string(),
+                other => generation_reason(other),
+            };
+            let why = TYPIFY_ONLY_WHY
+                .iter()
+                .find(|(group, _)| *group == result.group.description)
+                .map_or("not analysed yet", |(_, why)| why);
+            out.push([
+                result.group.file.clone(),
+                result.group.description.clone(),
+                test.description.clone(),
+                generated,
+                why.to_string(),
+            ]);
+        }
+    }
+    out
+}
+
+/// Why schemcp's type leaves an invalid instance to validation where typify's rejects it, by
+/// suite group. Written by hand after reading both generated types; a group missing here is
+/// reported as not analysed.
+pub const TYPIFY_ONLY_WHY: &[(&str, &str)] = &[
+    (
+        "oneOf complex types",
+        "typify's type is an externally tagged enum (`Bar(i64)` or `Foo(String)`), which takes \
+         objects of exactly one member: it also rejects valid values with any other member \
+         (`{\"bar\": 2, \"baz\": 0}`), which the group does not test. schemcp's type holds \
+         every value of either branch; that a value matches both is only visible to validation",
+    ),
+    (
+        "oneOf with required",
+        "typify's type is an untagged enum with one struct per `required` list, so an object \
+         with neither list has no variant. schemcp types the declared members once (optional \
+         members, no enum per combination) and leaves which of them must be present together \
+         to validation, as for every `anyOf`/`oneOf` of `required` lists",
+    ),
+    (
+        "unevaluatedProperties + ref inside allOf / oneOf",
+        "typify's type is an untagged enum with a variant per `oneOf` branch, the `allOf`'s \
+         members merged into each (one requires `x`, the other `y`), so an object with \
+         neither has no variant. schemcp degrades this schema to `serde_json::Value` \
+         (`unevaluatedProperties` beside `$ref`s inside a `oneOf`, above)",
+    ),
+];
+
 /// Table rows per suite file, and the total.
 pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
@@ -890,20 +973,7 @@ pub fn rows(results: &[GroupResult]) -> (BTreeMap<String, Row>, Row) {
                 Generation::NoType => row.no_type += 1,
                 Generation::Uncompilable(_) => row.uncompilable[s] += 1,
             }
-            let sound = result.generation[&side].has_type()
-                && result
-                    .group
-                    .tests
-                    .iter()
-                    .zip(&result.outcomes[&side])
-                    .filter(|(test, _)| test.valid)
-                    .all(|(test, outcome)| {
-                        outcome.deserialized == Some(true)
-                            && outcome
-                                .reserialized
-                                .as_ref()
-                                .is_some_and(|back| json_equal(&test.data, back))
-                    });
+            let sound = holds_every_valid(result, side);
             row.typed_sound[s] +=
                 usize::from(sound && matches!(result.generation[&side], Generation::Typed(_)));
             for (test, outcome) in result.group.tests.iter().zip(&result.outcomes[&side]) {
@@ -1304,7 +1374,8 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          rejections of a generated type: typify {}, schemcp {} (input) and {} (output). The \
          second counts only those of a type that holds every valid instance of its group \
          faithfully, i.e. without mistyping: typify then rejects {} invalid instances, schemcp \
-         {} (input) and {} (output). The rest of typify's count comes from types narrower than \
+         {} (input) and {} (output); of typify's {}, schemcp's types reject all but {} (input) \
+         and {} (output), listed below with the reason. The rest of typify's count comes from types narrower than \
          their schemas (they reject valid instances of the same group), and from the groups it \
          has no type for. So *strict* as a whole cannot be matched honestly: most of typify's \
          lead is types that reject valid values, or no type at all. Of typify's {} typed groups, {} have a type that holds every valid instance of \
@@ -1319,11 +1390,33 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
         total.strict_sound[2],
         total.strict_sound[0],
         total.strict_sound[1],
+        total.strict_sound[2],
+        typify_only_rejections(results, Side::Input).len(),
+        typify_only_rejections(results, Side::Output).len(),
         total.typed[2],
         total.typed_sound[2],
         total.typed_sound[0],
         total.typed_sound[1],
     ));
+
+    md.push_str(
+        "\n## Invalid instances typify's faithful types reject and schemcp's do not\n\n\
+         Where typify's type holds every valid instance of its group faithfully and rejects an \
+         invalid one, schemcp's type rejects it too, except here (the full pipeline rejects \
+         each of them).\n\n\
+         | file | group | instance | side | schemcp | why |\n|---|---|---|---|---|---|\n",
+    );
+    for side in [Side::Input, Side::Output] {
+        for [file, group, instance, generated, why] in typify_only_rejections(results, side) {
+            md.push_str(&format!(
+                "| {file} | {} | {} | {} | {generated} | {} |\n",
+                cell(&group),
+                cell(&instance),
+                side.tag(),
+                cell(&why)
+            ));
+        }
+    }
 
     // typify's panics and errors, by message.
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();

@@ -6,7 +6,10 @@
 
 use std::path::PathBuf;
 
-use schemcp_fidelity::{Generation, Side, exceptions, is_optional, render, rows};
+use schemcp_fidelity::{
+    Generation, Side, TYPIFY_ONLY_WHY, exceptions, is_optional, render, rows,
+    typify_only_rejections,
+};
 
 #[test]
 fn generator_fidelity_on_the_json_schema_test_suite() {
@@ -115,6 +118,21 @@ fn generator_fidelity_on_the_json_schema_test_suite() {
                 "new exception ({side:?}): {file} / {group} / {test}: {what}: {why}"
             );
         }
+    }
+    // Where typify's type holds every valid instance of its group and rejects an invalid one,
+    // schemcp's type rejects it too, but for the groups whose reason is written down (three
+    // groups, four instances a side, at this commit). A new one must be read and explained.
+    for side in [Side::Input, Side::Output] {
+        let left = typify_only_rejections(&results, side);
+        for [file, group, test, _, _] in &left {
+            assert!(
+                TYPIFY_ONLY_WHY.iter().any(|(known, _)| known == group),
+                "{side:?}: {file} / {group} / {test}: typify's faithful type rejects this \
+                 invalid instance and schemcp's does not; find out why and add it to \
+                 TYPIFY_ONLY_WHY"
+            );
+        }
+        assert!(left.len() <= 4, "{side:?}: {left:?}");
     }
     expectorate::assert_contents(
         repo.join("docs/fidelity.md"),
