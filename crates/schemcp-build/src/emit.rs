@@ -147,8 +147,11 @@ pub(crate) fn render(parts: FileParts<'_>) -> Result<String, String> {
         }
 
         /// An MCP server for `tools`; serve it with `schemcp_runtime::serve_stdio` or `serve_http`.
+        /// Clients see this package's name and version as its `serverInfo`, unless `.with_info`
+        /// or a handler added with `.with_handler` names the server.
         pub fn server<T: #trait_ident>(tools: T) -> ::schemcp_runtime::McpServer<Dispatch<T>> {
             ::schemcp_runtime::McpServer::new(Dispatch(tools))
+                .with_default_info(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
         }
     };
     let examples = examples_test(&parts.tools);

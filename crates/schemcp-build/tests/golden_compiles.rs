@@ -80,9 +80,44 @@ impl Tools for Weather {
     }
 }
 
+/// An rmcp handler beside the tools, naming itself or leaving rmcp's default name.
+struct Named(bool);
+
+impl schemcp_runtime::rmcp::ServerHandler for Named {
+    fn get_info(&self) -> schemcp_runtime::rmcp::model::ServerConfig {
+        use schemcp_runtime::rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+        let config = ServerConfig::new(ServerCapabilities::default());
+        if self.0 {
+            config.with_server_info(Implementation::new("prompts", "0.3.0"))
+        } else {
+            config
+        }
+    }
+}
+
 #[test]
 fn golden_weather_code_compiles_and_serves_its_catalog() {
-    let _server = tools::server(Weather);
+    use schemcp_runtime::rmcp::ServerHandler;
+    // Named after the package that includes the generated code, not after the runtime.
+    let info = tools::server(Weather).get_info().server_info;
+    assert_eq!(
+        (info.name.as_str(), info.version.as_str()),
+        (env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
+    );
+    assert_ne!(info.name, "schemcp-runtime");
+    assert_eq!(
+        tools::server(Weather)
+            .with_info("forecasts", "2.0.0")
+            .get_info()
+            .server_info
+            .name,
+        "forecasts"
+    );
+    // A handler added for prompts and the like keeps its own name, if it has one.
+    let named = tools::server(Weather).with_handler(Named(true));
+    assert_eq!(named.get_info().server_info.name, "prompts");
+    let unnamed = tools::server(Weather).with_handler(Named(false));
+    assert_eq!(unnamed.get_info().server_info.name, env!("CARGO_PKG_NAME"));
     let dispatch = tools::Dispatch(Weather);
     assert_eq!(
         dispatch.catalog(),

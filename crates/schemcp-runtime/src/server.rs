@@ -147,6 +147,9 @@ pub struct McpServer<S, H = NoHandler> {
 #[derive(Clone, Default)]
 struct Identity {
     server_info: Option<Implementation>,
+    /// What `with_default_info` set: used where neither `with_info` nor the inner handler
+    /// names the server.
+    default_info: Option<Implementation>,
     instructions: Option<String>,
 }
 
@@ -240,6 +243,35 @@ impl<S: ToolSet, H: ServerHandler> McpServer<S, H> {
     /// ```
     pub fn with_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
         Arc::make_mut(&mut self.info).server_info = Some(Implementation::new(name, version));
+        self
+    }
+
+    /// Sets the `serverInfo` name and version clients see unless [`McpServer::with_info`] sets
+    /// one or the inner handler ([`McpServer::with_handler`]) names itself. The generated
+    /// `server()` calls it with the name and version of the package that includes the
+    /// generated code.
+    ///
+    /// ```
+    /// # use futures::future::BoxFuture;
+    /// # use schemcp_runtime::{McpServer, Returned, ToolContext, ToolError, ToolSet};
+    /// # struct Tools;
+    /// # impl ToolSet for Tools {
+    /// #     fn catalog(&self) -> &'static str { r#"{"tools":[]}"# }
+    /// #     fn call<'a>(&'a self, _: usize, _: serde_json::Value, _: &'a ToolContext)
+    /// #     -> BoxFuture<'a, Result<Returned, ToolError>> { unreachable!() }
+    /// # }
+    /// use rmcp::ServerHandler;
+    /// let server = McpServer::new(Tools).with_default_info("weather", "1.0.0");
+    /// assert_eq!(server.get_info().server_info.name, "weather");
+    /// let server = server.with_info("forecasts", "2.0.0");
+    /// assert_eq!(server.get_info().server_info.name, "forecasts");
+    /// ```
+    pub fn with_default_info(
+        mut self,
+        name: impl Into<String>,
+        version: impl Into<String>,
+    ) -> Self {
+        Arc::make_mut(&mut self.info).default_info = Some(Implementation::new(name, version));
         self
     }
 
@@ -452,6 +484,14 @@ impl<S: ToolSet, H: ServerHandler> McpServer<S, H> {
             .get_or_insert_with(ToolsCapability::default);
         if let Some(server_info) = &self.info.server_info {
             info.server_info = server_info.clone();
+        } else if let Some(default) = &self.info.default_info {
+            // A handler that does not name itself reports rmcp's own name (`Implementation`'s
+            // default) or, for `NoHandler`, this crate's.
+            let unnamed = info.server_info == Implementation::default()
+                || info.server_info == NoHandler.get_info().server_info;
+            if unnamed {
+                info.server_info = default.clone();
+            }
         }
         if let Some(ours) = &self.info.instructions {
             info.instructions = Some(match info.instructions.take() {

@@ -5674,8 +5674,11 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
     }
 }
 /// An MCP server for `tools`; serve it with `schemcp_runtime::serve_stdio` or `serve_http`.
+/// Clients see this package's name and version as its `serverInfo`, unless `.with_info`
+/// or a handler added with `.with_handler` names the server.
 pub fn server<T: Tools>(tools: T) -> ::schemcp_runtime::McpServer<Dispatch<T>> {
     ::schemcp_runtime::McpServer::new(Dispatch(tools))
+        .with_default_info(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
 }
 /// The contracts' `examples`, round-tripped through the generated types.
 #[cfg(test)]
