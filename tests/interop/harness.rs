@@ -1,6 +1,7 @@
 //! The one shared way for tests to start an example server and run a real client against it.
 //!
-//! Included with `#[path]` by every test crate that needs it (weather, conformance), so there is
+//! Included with `#[path]` by every test crate that needs it (weather, form-builder,
+//! conformance), so there is
 //! no test-only library crate:
 //!
 //! ```ignore
@@ -15,7 +16,8 @@
 //!   modules and the Node 22 binary) through environment variables, and panics with a message
 //!   that says to run `./scripts/test` when one is missing: a client test never skips.
 //! - [`run_client`] runs a client script, prints everything it said, and fails the test with
-//!   that output when it exits non-zero.
+//!   that output when it exits non-zero; [`python_client`] and [`node_client`] run the scripts
+//!   of `python/` and `ts/` with their common command line.
 
 #![allow(dead_code)] // each test binary uses a different part of the harness
 
@@ -152,17 +154,38 @@ impl Tools {
             .unwrap_or_else(|| panic!("tests/interop/{relative} not found"))
     }
 
-    /// `node SCRIPT` on the pinned Node 22. ES modules ignore `NODE_PATH`, so the script is
-    /// copied beside the pinned `node_modules` (into `run/`) and run from there, where its bare
-    /// imports (`@modelcontextprotocol/sdk/...`) resolve to the pinned packages.
+    /// `node SCRIPT` on the pinned Node 22. ES modules ignore `NODE_PATH`, so the script and
+    /// the modules beside it (`client.mjs`) are copied beside the pinned `node_modules` (into
+    /// `run/`) and run from there, where its bare imports (`@modelcontextprotocol/sdk/...`)
+    /// resolve to the pinned packages.
     pub fn node_script(relative: &str) -> Command {
         let modules = Self::node_modules();
         let source = Self::script(relative);
         let run = modules.parent().unwrap().join("run").join(relative);
-        std::fs::create_dir_all(run.parent().unwrap()).unwrap();
-        std::fs::copy(&source, &run).unwrap_or_else(|e| {
-            panic!("cannot copy {} to {}: {e}", source.display(), run.display())
-        });
+        let folder = run.parent().unwrap();
+        std::fs::create_dir_all(folder).unwrap();
+        let siblings = std::fs::read_dir(source.parent().unwrap()).unwrap();
+        for sibling in siblings.map(|entry| entry.unwrap().path()) {
+            if sibling.extension().is_some_and(|e| e == "mjs") {
+                // Through a file of this copy's own, renamed into place: tests running at once
+                // copy the same files, and a reader must never see one half written.
+                let name = sibling.file_name().unwrap();
+                let to = folder.join(name);
+                static COPIES: std::sync::atomic::AtomicUsize =
+                    std::sync::atomic::AtomicUsize::new(0);
+                let n = COPIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let partial = folder.join(format!(
+                    ".{}.{}.{n}",
+                    name.to_string_lossy(),
+                    std::process::id()
+                ));
+                std::fs::copy(&sibling, &partial)
+                    .and_then(|_| std::fs::rename(&partial, &to))
+                    .unwrap_or_else(|e| {
+                        panic!("cannot copy {} to {}: {e}", sibling.display(), to.display())
+                    });
+            }
+        }
         let mut command = Command::new(Self::node());
         command.arg(run).env("SCHEMCP_NODE_MODULES", &modules);
         command
@@ -203,6 +226,36 @@ pub fn run_client(what: &str, command: &mut Command, limit: Duration) -> Output 
         output.status
     );
     output
+}
+
+/// Runs `python/<script> --mode MODE TARGET...` (the Python clients' command line, see
+/// `python/interop.py`) with [`run_client`]; `TARGET` is `--stdio CMD...` or `--url URL`.
+pub fn python_client(script: &str, mode: &str, target: &[&str], limit: Duration) -> Output {
+    let mut command = Tools::python_script(&format!("python/{script}"));
+    command.args(["--mode", mode]).args(target);
+    run_client(
+        &format!("python mcp {script} ({mode})"),
+        &mut command,
+        limit,
+    )
+}
+
+/// Runs `ts/<script> --sdk SDK --mode MODE TARGET...` (the TypeScript clients' command line,
+/// see `ts/client.mjs`) with [`run_client`].
+pub fn node_client(
+    script: &str,
+    sdk: &str,
+    mode: &str,
+    target: &[&str],
+    limit: Duration,
+) -> Output {
+    let mut command = Tools::node_script(&format!("ts/{script}"));
+    command.args(["--sdk", sdk, "--mode", mode]).args(target);
+    run_client(
+        &format!("typescript {sdk} {script} ({mode})"),
+        &mut command,
+        limit,
+    )
 }
 
 /// Like `Command::output`, but kills the process after `limit`.

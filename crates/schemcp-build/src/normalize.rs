@@ -1825,6 +1825,35 @@ fn open_tuples_at(schema: &mut Value, path: &str) {
     object.insert(PREFIX_MARKER.into(), Value::Bool(true));
 }
 
+/// Makes every schema that is a `$ref` to the whole 2020-12 metaschema, beside annotations
+/// only, the runtime's `JsonSchema` (an object or a boolean). The metaschema is built into the
+/// validator, so the contract loader leaves the reference as written and the served schema
+/// keeps it; validating against it rejects the objects that are no schema. typify would have
+/// to type the metaschema itself, which is made of `$dynamicRef`s.
+pub(crate) fn metaschema_as_runtime_type(object: &mut serde_json::Map<String, Value>) {
+    let names = object
+        .get("$ref")
+        .and_then(Value::as_str)
+        .is_some_and(schemcp_contract::names_metaschema);
+    // What the root keeps beside its `$ref` is taken apart before typing (its definitions
+    // become types of their own).
+    let beside = |k: &str| {
+        ANNOTATIONS.contains(&k)
+            || matches!(k, "$ref" | "$schema" | "$id" | "$defs" | "definitions")
+    };
+    if names && object.keys().all(|k| beside(k)) {
+        object.shift_remove("$ref");
+        if let Value::Object(typed) = runtime_type("JsonSchema", Vec::new()) {
+            object.extend(typed);
+        }
+    }
+    for_each_child_mut(object, &mut |child| {
+        if let Value::Object(child) = child {
+            metaschema_as_runtime_type(child);
+        }
+    });
+}
+
 /// typify's `x-rust-type` for `schemcp_runtime::{path}<parameters...>`.
 pub(crate) fn runtime_type(path: &str, parameters: Vec<Value>) -> Value {
     json!({ "x-rust-type": {

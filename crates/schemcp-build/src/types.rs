@@ -35,12 +35,12 @@ use crate::normalize::{
     absent_unmeetable_members, closed_tuples, const_as_enum, declare_required_members,
     distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
     drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings, finish_tuples,
-    fold_value_branches, integral_counts, name_after_parent, name_nullable_root,
-    narrow_listed_members, only_narrows_arrays, open_pattern_properties, open_tuples,
-    prefix_items_refusal, runtime_type, separate_any_of_from_one_of, settle_boolean_branches,
-    settle_object_unions, settle_unevaluated, single_branches_as_all_of, split_mixed_enums,
-    split_nullable_definition, split_ref_siblings, supersets_first, true_as_empty,
-    type_property_names, untag_open_lone_members,
+    fold_value_branches, integral_counts, metaschema_as_runtime_type, name_after_parent,
+    name_nullable_root, narrow_listed_members, only_narrows_arrays, open_pattern_properties,
+    open_tuples, prefix_items_refusal, runtime_type, separate_any_of_from_one_of,
+    settle_boolean_branches, settle_object_unions, settle_unevaluated, single_branches_as_all_of,
+    split_mixed_enums, split_nullable_definition, split_ref_siblings, supersets_first,
+    true_as_empty, type_property_names, untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::order::DeclaredOrders;
@@ -696,7 +696,9 @@ fn collect_schema(
         (Kind::Output, Some(title)) => pascal(title),
         _ => format!("{}{}", tool_pascal, kind.label()),
     };
-    let (hoisted, copies) = hoist_refs(&static_dynamic_refs(&inline_resources(object)), &root_name);
+    let (mut hoisted, copies) =
+        hoist_refs(&static_dynamic_refs(&inline_resources(object)), &root_name);
+    metaschema_as_runtime_type(&mut hoisted);
     moved.extend(copies.into_iter().map(|(name, original)| Copied {
         tool: t,
         copy: format!("{base}/$defs/{}", escape(&name)),

@@ -321,3 +321,39 @@ fn branch_examples_round_trip_through_the_type_they_apply_in_place_of() {
     ))
     .unwrap();
 }
+
+/// A member that references the 2020-12 metaschema is validated against it at build time
+/// too, offline: an example that is no schema is a build error.
+#[test]
+fn an_example_that_is_no_schema_fails_against_the_metaschema() {
+    let tool = |example: &str| {
+        format!(
+            r##"{{
+  "inputSchema": {{
+    "type": "object",
+    "properties": {{ "schema": {{ "$ref": "https://json-schema.org/draft/2020-12/schema" }} }},
+    "examples": [{{ "schema": {example} }}]
+  }}
+}}"##
+        )
+    };
+    check(&tool(r#"{ "type": "string", "minLength": 1 }"#)).unwrap();
+    let error = check(&tool(r#"{ "type": 12 }"#)).unwrap_err();
+    assert_eq!(
+        error,
+        "schemas/get_weather.json:5:18: error[invalid-example]: example 0 does not validate \
+         against its schema at `/schema/type`: 12 is not valid under any of the schemas listed in \
+         the 'anyOf' keyword (at /inputSchema/examples/0)\n"
+    );
+    // Only the whole metaschema is known: its definitions are parts of its dynamic scope.
+    let error = check(
+        r##"{
+  "inputSchema": {
+    "type": "object",
+    "properties": { "s": { "$ref": "https://json-schema.org/draft/2020-12/schema#/$defs/x" } }
+  }
+}"##,
+    )
+    .unwrap_err();
+    assert!(error.contains("error[network-ref]"), "{error}");
+}

@@ -49,6 +49,29 @@ mod schema;
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use locate::{Location, locate};
 
+/// The JSON Schema 2020-12 metaschema: the dialect every schema is read as, and the one
+/// document outside the schemas folder a `$ref` may name, since every validator has it built
+/// in (the runtime's never fetches it).
+///
+/// ```
+/// assert!(schemcp_contract::names_metaschema("https://json-schema.org/draft/2020-12/schema#"));
+/// assert!(!schemcp_contract::names_metaschema("https://json-schema.org/draft/2020-12/meta/core"));
+/// assert_eq!(schemcp_contract::METASCHEMA, "https://json-schema.org/draft/2020-12/schema");
+/// ```
+pub const METASCHEMA: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// Whether `reference` names the whole [`METASCHEMA`] (with an empty fragment or none). A
+/// fragment into it is refused like any other document outside the folder: its definitions
+/// are parts of the metaschema's dynamic scope, not schemas of their own.
+///
+/// ```
+/// assert!(schemcp_contract::names_metaschema("https://json-schema.org/draft/2020-12/schema"));
+/// assert!(!schemcp_contract::names_metaschema("https://json-schema.org/draft/2020-12/schema#/$defs/x"));
+/// ```
+pub fn names_metaschema(reference: &str) -> bool {
+    reference.strip_suffix('#').unwrap_or(reference) == METASCHEMA
+}
+
 /// Every tool contract in one folder.
 ///
 /// ```

@@ -14,7 +14,7 @@ use crate::schema::{self, Walk};
 use crate::{ContractSet, ToolContract, bundle};
 
 /// The dialect every schema is read as; `$schema` may say so but may not say otherwise.
-const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+use crate::METASCHEMA as DIALECT;
 
 const TOOL_KEYS: &[&str] = &[
     "name",
@@ -52,14 +52,26 @@ pub(crate) struct Target {
     pub pointer: String,
 }
 
-/// Why a `$ref` cannot be followed. `None` code: the target file is already reported broken.
+/// Why a `$ref` cannot be followed.
 pub(crate) struct RefError {
+    /// `None`: nothing to report, because the target file is already reported broken, or the
+    /// reference names the metaschema, which stays as written (see
+    /// [`crate::names_metaschema`]).
     pub code: Option<&'static str>,
     pub message: String,
     pub help: Option<String>,
 }
 
 impl RefError {
+    /// Not followed, and nothing to say: see [`RefError::code`].
+    fn unreported() -> RefError {
+        RefError {
+            code: None,
+            message: String::new(),
+            help: None,
+        }
+    }
+
     fn new(code: &'static str, message: String, help: Option<&str>) -> RefError {
         RefError {
             code: Some(code),
@@ -113,6 +125,9 @@ impl Files {
             None => (reference, ""),
         };
         let (file, doc_root) = if has_scheme(reference) || reference.starts_with("//") {
+            if crate::names_metaschema(reference) && !self.by_id.contains_key(path) {
+                return Err(RefError::unreported());
+            }
             let Some(named) = self.by_id.get(path) else {
                 return Err(RefError::new(
                     "network-ref",
@@ -154,11 +169,7 @@ impl Files {
         };
         let target = &self.list[file];
         let Some(value) = &target.value else {
-            return Err(RefError {
-                code: None,
-                message: String::new(),
-                help: None,
-            });
+            return Err(RefError::unreported());
         };
         let fragment = percent_decode(fragment);
         let pointer = if fragment.is_empty() || fragment.starts_with('/') {
@@ -275,6 +286,9 @@ impl Files {
                     ),
                 };
                 Some(Err(RefError::new("dangling-ref", message, None)))
+            }
+            Landing::Outside(uri) if crate::names_metaschema(&uri) => {
+                Some(Err(RefError::unreported()))
             }
             Landing::Outside(uri) if inside => Some(Err(RefError::new(
                 "ref-leaves-resource",

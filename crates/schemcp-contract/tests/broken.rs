@@ -360,6 +360,34 @@ fn network_ref_is_refused() {
     );
 }
 
+/// The 2020-12 metaschema is the one document outside the folder a `$ref` may name: every
+/// validator has it built in. The reference stays as written in the served schema, also inside
+/// a schema with its own `$id`; a fragment into it is refused like any network reference.
+#[test]
+fn the_metaschema_may_be_referenced_and_stays_as_written() {
+    let set = load_files(&[(
+        "t.json",
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"a":{"$ref":"https://json-schema.org/draft/2020-12/schema"},"b":{"$id":"https://example.com/b.json","properties":{"c":{"$ref":"https://json-schema.org/draft/2020-12/schema#"}}}}}}"#,
+    )])
+    .unwrap();
+    let served = set.tools[0].input_schema();
+    assert_eq!(
+        served["properties"]["a"]["$ref"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    assert_eq!(
+        served["properties"]["b"]["properties"]["c"]["$ref"],
+        "https://json-schema.org/draft/2020-12/schema#"
+    );
+    assert!(served.get("$defs").is_none(), "nothing copied: {served}");
+    let err = load_files(&[(
+        "t.json",
+        r#"{"name":"t","inputSchema":{"type":"object","properties":{"a":{"$ref":"https://json-schema.org/draft/2020-12/meta/core"}}}}"#,
+    )])
+    .unwrap_err();
+    assert!(err.one_line().contains("error[network-ref]"), "{err}");
+}
+
 #[test]
 fn dangling_ref_to_a_missing_file() {
     assert_eq!(

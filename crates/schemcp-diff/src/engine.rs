@@ -906,6 +906,37 @@ impl<'a> Ctx<'a> {
                 );
             }
         }
+        // A `$ref` that `normalize` could not follow names the 2020-12 metaschema, the one
+        // document outside the folder the loader lets a reference name: "a JSON Schema", a
+        // constraint like any other.
+        let metaschema = |m: &Map<String, Value>| {
+            m.get("$ref")
+                .and_then(Value::as_str)
+                .is_some_and(schemcp_contract::names_metaschema)
+        };
+        match (metaschema(om), metaschema(nm)) {
+            (false, true) => self.push(
+                "metaschema-ref-added",
+                None,
+                Some(kp(np, "$ref")),
+                Effect::Narrows,
+                "the value must now be a JSON Schema (`$ref` to the 2020-12 metaschema)".into(),
+                path,
+                here(),
+            ),
+            (true, false) => self.push(
+                "metaschema-ref-removed",
+                Some(kp(op, "$ref")),
+                None,
+                Effect::Widens,
+                "the value no longer has to be a JSON Schema (`$ref` to the 2020-12 metaschema \
+                 removed)"
+                    .into(),
+                path,
+                here(),
+            ),
+            _ => {}
+        }
         match (om.get("not"), nm.get("not")) {
             (None, Some(_)) => self.added(
                 "not-added",

@@ -1307,6 +1307,11 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          \"fail\"}}` goes through an object schema without `additionalProperties` that does not \
          declare `foo`, and its struct drops the member (documented: serde's, typify's and \
          pydantic's default).\n\
+         - **a `$ref` to the 2020-12 metaschema** (`defs`, `ref`): it was an external \
+         reference, and its schema `serde_json::Value`. The validator has the metaschema built \
+         in, so the reference stays as written and is never fetched; its type is now the \
+         runtime's `JsonSchema`, an object or a boolean, and validation against the metaschema \
+         rejects what is no schema.\n\
          - **a `default` that violates its own schema** (`default`): `default` is an \
          annotation, so this is a warning (`invalid-default`, naming file and pointer), and the \
          generated type leaves that default out: a missing member is never filled in with an \

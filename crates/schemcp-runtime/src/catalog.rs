@@ -63,10 +63,17 @@ impl Catalog {
             let input = compile(name, "inputSchema", Some(&tool.input_schema))?
                 .ok_or_else(|| CatalogError::new(Some(name), "`inputSchema` is missing"))?;
             let output = compile(name, "outputSchema", tool.output_schema.as_deref())?;
-            let legacy_schema = tool.output_schema.as_deref().and_then(legacy_output_schema);
-            let wrapped_for_legacy = legacy_schema.is_some();
+            let wrapped = tool.output_schema.as_deref().and_then(legacy_output_schema);
+            let wrapped_for_legacy = wrapped.is_some();
+            let mut legacy_schema = wrapped.map(Value::Object);
+            if let Some(schema) = &tool.output_schema
+                && mentions_metaschema(&Value::Object((**schema).clone()))
+            {
+                let schema = legacy_schema.get_or_insert_with(|| Value::Object((**schema).clone()));
+                loosen_metaschema_refs(schema);
+            }
             let mut legacy_tool = tool.clone();
-            if let Some(schema) = legacy_schema {
+            if let Some(Value::Object(schema)) = legacy_schema {
                 legacy_tool.output_schema = Some(Arc::new(schema));
             }
             if by_name.insert(name.to_string(), index).is_some() {
@@ -182,6 +189,54 @@ pub(crate) fn legacy_output_schema(schema: &JsonObject) -> Option<JsonObject> {
     wrapper.insert("required".into(), Value::Array(vec!["result".into()]));
     wrapper.extend(hoisted);
     Some(wrapper)
+}
+
+/// Whether a `$ref` in `value` (outside instance data) names the 2020-12 metaschema.
+fn mentions_metaschema(value: &Value) -> bool {
+    match value {
+        Value::Object(object) => object.iter().any(|(key, child)| match key.as_str() {
+            "$ref" => child.as_str().is_some_and(names_metaschema),
+            "const" | "enum" | "default" | "examples" => false,
+            _ => mentions_metaschema(child),
+        }),
+        Value::Array(items) => items.iter().any(mentions_metaschema),
+        _ => false,
+    }
+}
+
+/// For clients before 2026-07-28, a schema that is a `$ref` to the 2020-12 metaschema says
+/// `"type": ["object", "boolean"]` instead. The TypeScript SDK 1.x compiles every output
+/// schema with Ajv's draft-07 class, which has no 2020-12 metaschema: the reference made its
+/// `tools/list` throw. What those clients check is then looser; the server still validates
+/// every result against the metaschema itself.
+fn loosen_metaschema_refs(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            if object
+                .get("$ref")
+                .and_then(Value::as_str)
+                .is_some_and(names_metaschema)
+            {
+                object.shift_remove("$ref");
+                if !object.contains_key("type") {
+                    object.insert("type".into(), serde_json::json!(["object", "boolean"]));
+                }
+            }
+            for (key, child) in object.iter_mut() {
+                if !matches!(key.as_str(), "const" | "enum" | "default" | "examples") {
+                    loosen_metaschema_refs(child);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(loosen_metaschema_refs),
+        _ => {}
+    }
+}
+
+/// Whether `reference` names the whole 2020-12 metaschema (as `schemcp_contract` reads it).
+fn names_metaschema(reference: &str) -> bool {
+    reference.strip_suffix('#').unwrap_or(reference)
+        == "https://json-schema.org/draft/2020-12/schema"
 }
 
 /// Rewrites `#` and `#/x/...` references that point into S's root (but not into the hoisted
@@ -492,6 +547,75 @@ mod tests {
             .unwrap()
             .unwrap();
         assert!(!validator.is_valid(&json!(1)));
+    }
+
+    #[test]
+    fn the_metaschema_is_referenced_without_a_fetch() {
+        // The validator has the 2020-12 metaschema built in and is built without retrievers:
+        // compiling proves no fetch was needed, and a schema that is no schema is refused.
+        let input = object(json!({
+            "type": "object",
+            "properties": { "schema": { "$ref": "https://json-schema.org/draft/2020-12/schema" } },
+            "required": ["schema"]
+        }));
+        let validator = compile("t", "inputSchema", Some(&input)).unwrap().unwrap();
+        assert_eq!(
+            violations(&validator, &json!({ "schema": { "type": "string" } })),
+            None
+        );
+        assert_eq!(violations(&validator, &json!({ "schema": true })), None);
+        let problems = violations(&validator, &json!({ "schema": { "type": 12 } })).unwrap();
+        assert!(
+            problems.starts_with("/schema/type: 12 is not valid"),
+            "{problems}"
+        );
+        assert!(violations(&validator, &json!({ "schema": 12 })).is_some());
+    }
+
+    #[test]
+    fn legacy_clients_get_the_metaschema_as_object_or_boolean() {
+        const META: &str = "https://json-schema.org/draft/2020-12/schema";
+        let tools = json!([
+            { "name": "a", "inputSchema": { "type": "object", "properties": { "s": { "$ref": META } } },
+              "outputSchema": { "type": "object", "properties": {
+                  "s": { "$ref": META, "description": "A schema." },
+                  "t": { "$ref": "https://json-schema.org/draft/2020-12/schema#", "type": "object" },
+                  "u": { "const": { "$ref": META } } } } },
+            { "name": "b", "inputSchema": { "type": "object" }, "outputSchema": { "$ref": META } },
+            { "name": "c", "inputSchema": { "type": "object" }, "outputSchema": { "type": "integer" } }
+        ]);
+        let catalog = catalog(tools.clone()).unwrap();
+        // Verbatim for 2026-07-28 clients, and validated against the metaschema whatever the
+        // client was told.
+        assert_eq!(serde_json::to_value(&*catalog.modern).unwrap(), tools);
+        assert!(
+            violations(
+                catalog.entries[0].output.as_ref().unwrap(),
+                &json!({ "s": 1 })
+            )
+            .is_some()
+        );
+        let legacy = serde_json::to_value(&*catalog.legacy).unwrap();
+        assert_eq!(
+            legacy[0]["outputSchema"]["properties"],
+            json!({
+                "s": { "description": "A schema.", "type": ["object", "boolean"] },
+                "t": { "type": "object" },
+                "u": { "const": { "$ref": META } }
+            })
+        );
+        // Inputs are not validated by those clients, and stay as written.
+        assert_eq!(legacy[0]["inputSchema"], tools[0]["inputSchema"]);
+        assert!(!catalog.entries[0].wrapped_for_legacy);
+        assert_eq!(
+            legacy[1]["outputSchema"]["properties"]["result"],
+            json!({ "type": ["object", "boolean"] })
+        );
+        assert!(catalog.entries[1].wrapped_for_legacy);
+        assert_eq!(
+            legacy[2]["outputSchema"]["properties"]["result"],
+            json!({ "type": "integer" })
+        );
     }
 
     fn catalog(tools: Value) -> Result<Catalog, CatalogError> {

@@ -44,6 +44,7 @@ mod catalog;
 mod context;
 mod error;
 mod fast_calls;
+mod json_schema;
 pub mod other_kinds;
 mod outbox;
 mod output;
@@ -54,6 +55,7 @@ pub mod unions;
 
 pub use context::ToolContext;
 pub use error::{CatalogError, Error, ToolError};
+pub use json_schema::{JsonSchema, NotASchema};
 pub use output::{Output, Returned};
 #[doc(hidden)]
 pub use server::Stages;

@@ -14,22 +14,18 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use harness::{HttpServer, Tools, run_client};
+use harness::{HttpServer, Tools, node_client, python_client};
 use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_weather");
 const LIMIT: Duration = Duration::from_secs(180);
 
 fn python(mode: &str, target: &[&str]) {
-    let mut command = Tools::python_script("python/weather_client.py");
-    command.args(["--mode", mode]).args(target);
-    run_client(&format!("python mcp ({mode})"), &mut command, LIMIT);
+    python_client("weather_client.py", mode, target, LIMIT);
 }
 
 fn typescript(sdk: &str, mode: &str, target: &[&str]) {
-    let mut command = Tools::node_script("ts/weather_client.mjs");
-    command.args(["--sdk", sdk, "--mode", mode]).args(target);
-    run_client(&format!("typescript {sdk} ({mode})"), &mut command, LIMIT);
+    node_client("weather_client.mjs", sdk, mode, target, LIMIT);
 }
 
 #[test]

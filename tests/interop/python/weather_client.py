@@ -14,12 +14,12 @@ served schema and the result agree in this client's validator.
 Prints one PASS/FAIL line per check, the raw JSON of every failing response, and
 'N passed, M failed' last; exits 1 if anything failed.
 """
-import asyncio
 import json
-import sys
 import traceback
 
-from mcp import Client, StdioServerParameters
+from mcp import Client
+
+from interop import check, raw, serve
 
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
@@ -30,30 +30,6 @@ WEATHER = {
 }
 WHOLE = {"London": 17, "Cairo": 34, "Reykjavik": 4}
 REPORT = "London: 17 degrees, overcast, light rain easing by evening."
-
-passed = 0
-failed = 0
-
-
-def raw(value):
-    """The JSON a response carried, as the client parsed it."""
-    try:
-        return json.dumps(value.model_dump(mode="json", by_alias=True, exclude_none=True), sort_keys=True)
-    except AttributeError:
-        return json.dumps(value, default=repr, sort_keys=True)
-
-
-def check(name, ok, seen=None):
-    global passed, failed
-    if ok:
-        passed += 1
-        print(f"PASS {name}")
-    else:
-        failed += 1
-        print(f"FAIL {name}")
-        if seen is not None:
-            print(f"     saw: {seen if isinstance(seen, str) else raw(seen)}")
-
 
 def texts(result):
     return [getattr(block, "text", None) for block in result.content]
@@ -184,23 +160,5 @@ async def run(server, mode):
                   or "not found" in str(error).lower(), f"{type(error).__name__}: {error}")
 
 
-def main():
-    argv = sys.argv[1:]
-    if len(argv) < 4 or argv[0] != "--mode" or argv[2] not in ("--stdio", "--url"):
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    mode = argv[1]
-    if argv[2] == "--url":
-        server = argv[3]
-    else:
-        server = StdioServerParameters(command=argv[3], args=argv[4:])
-    try:
-        asyncio.run(run(server, mode))
-    except Exception:  # noqa: BLE001 - the session itself failed
-        check(f"[{mode}] session ran to the end", False, traceback.format_exc())
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed or not passed else 0)
-
-
 if __name__ == "__main__":
-    main()
+    serve(run, __doc__)

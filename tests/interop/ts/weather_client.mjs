@@ -13,6 +13,8 @@
 // Prints one PASS/FAIL line per check with the raw JSON of every failing response, and
 // 'N passed, M failed' last; exits 1 if anything failed.
 
+import { call, check, close, connect, equal, finish, parseArgs, sameKeys, texts } from './client.mjs';
+
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
 const WEATHER = {
@@ -22,88 +24,6 @@ const WEATHER = {
 };
 const WHOLE = { London: 17, Cairo: 34, Reykjavik: 4 };
 const REPORT = 'London: 17 degrees, overcast, light rain easing by evening.';
-
-let passed = 0;
-let failed = 0;
-
-function check(name, ok, seen) {
-  if (ok) {
-    passed++;
-    console.log(`PASS ${name}`);
-  } else {
-    failed++;
-    console.log(`FAIL ${name}`);
-    if (seen !== undefined) {
-      console.log(`     saw: ${typeof seen === 'string' ? seen : JSON.stringify(seen)}`);
-    }
-  }
-}
-
-const equal = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-const close = (a, b) => typeof a === 'number' && Math.abs(a - b) < 1e-9;
-const texts = (r) => (r.content ?? []).map((c) => c.text);
-const sameKeys = (o, keys) =>
-  o !== null && typeof o === 'object' && equal(Object.keys(o).sort(), [...keys].sort());
-
-function parseArgs(argv) {
-  const args = { sdk: null, mode: null, url: null, command: null };
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--sdk') args.sdk = argv[++i];
-    else if (argv[i] === '--mode') args.mode = argv[++i];
-    else if (argv[i] === '--url') args.url = argv[++i];
-    else if (argv[i] === '--stdio') {
-      args.command = argv.slice(i + 1);
-      break;
-    }
-  }
-  if (!['v1', 'v2'].includes(args.sdk) || !['legacy', 'auto'].includes(args.mode)) {
-    console.error('usage: weather_client.mjs --sdk v1|v2 --mode legacy|auto (--url URL | --stdio CMD...)');
-    process.exit(2);
-  }
-  if (args.sdk === 'v1' && args.mode !== 'legacy') {
-    console.error('the v1 SDK only speaks the initialize handshake: use --mode legacy');
-    process.exit(2);
-  }
-  return args;
-}
-
-async function connect(args) {
-  if (args.sdk === 'v1') {
-    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-    const client = new Client({ name: 'schemcp-interop-sdk1', version: '0.0.0' });
-    let transport;
-    if (args.url) {
-      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-      transport = new StreamableHTTPClientTransport(new URL(args.url));
-    } else {
-      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-      transport = new StdioClientTransport({ command: args.command[0], args: args.command.slice(1), stderr: 'inherit' });
-    }
-    await client.connect(transport);
-    return client;
-  }
-  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-  const options = args.mode === 'auto' ? { versionNegotiation: { mode: 'auto' } } : {};
-  const client = new Client({ name: 'schemcp-interop-client2', version: '0.0.0' }, options);
-  let transport;
-  if (args.url) {
-    transport = new StreamableHTTPClientTransport(new URL(args.url));
-  } else {
-    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
-    transport = new StdioClientTransport({ command: args.command[0], args: args.command.slice(1), stderr: 'inherit' });
-  }
-  await client.connect(transport);
-  return client;
-}
-
-async function call(client, tag, name, args) {
-  try {
-    return await client.callTool({ name, arguments: args });
-  } catch (error) {
-    check(`${tag}${name} ${JSON.stringify(args)} did not throw`, false, `${error?.stack ?? error}`);
-    return null;
-  }
-}
 
 async function run(args) {
   const legacy = args.mode === 'legacy';
@@ -269,11 +189,4 @@ async function run(args) {
   }
 }
 
-const args = parseArgs(process.argv.slice(2));
-try {
-  await run(args);
-} catch (error) {
-  check(`[${args.sdk} ${args.mode}] session ran to the end`, false, `${error?.stack ?? error}`);
-}
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed > 0 || passed === 0 ? 1 : 0);
+await finish(run, parseArgs(process.argv.slice(2), 'weather_client.mjs'));

@@ -1444,6 +1444,19 @@ pub struct ForecastInput {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub days: ::std::option::Option<::std::num::NonZeroU64>,
 }
+///`Form`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct Form {
+    pub fields: ::std::vec::Vec<::std::string::String>,
+    pub schema: ::schemcp_runtime::JsonSchema,
+}
 ///`JoinsModelsInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -4178,6 +4191,19 @@ pub struct Record {
         ::schemcp_runtime::__private::serde_json::Value,
     >,
 }
+///`RendersFormInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct RendersFormInput {
+    ///The schema to render a form for.
+    pub schema: ::schemcp_runtime::JsonSchema,
+}
 ///`Resource`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
@@ -5450,6 +5476,14 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// Renders a form for a JSON Schema, as form builders take one. `schema` references the 2020-12 metaschema, which every validator has built in: the reference is never fetched and stays as written, its type is the runtime's `JsonSchema` (an object or a boolean), and validating against the metaschema rejects the objects that are no schema.
+    fn renders_form(
+        &self,
+        input: RendersFormInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<Form, ::schemcp_runtime::ToolError>,
+    > + ::std::marker::Send;
 }
 /// The `tools/list` catalog exactly as a 2026-07-28 client receives it, sorted by name.
 pub const CATALOG: &str = include_str!("tools.json");
@@ -5661,6 +5695,13 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     )?;
                     let output = Tools::pay(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                27 => {
+                    let input: RendersFormInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::renders_form(&self.0, input, cx).await?;
+                    ::schemcp_runtime::Returned::structured(&output)
                 }
                 _ => {
                     ::std::result::Result::Err(
@@ -7535,6 +7576,60 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `pay` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}}}",
+                )
+                .unwrap();
+            let typed: RendersFormInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `renders_form` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `renders_form` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"schema\":true}").unwrap();
+            let typed: RendersFormInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `renders_form` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `renders_form` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"fields\":[\"name\"],\"schema\":{\"properties\":{\"name\":{\"type\":\"string\"}}}}",
+                )
+                .unwrap();
+            let typed: Form = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `renders_form` /outputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `renders_form` /outputSchema/examples/0", example, back
             );
         }
     }

@@ -1,0 +1,3 @@
+fn main() -> Result<(), schemcp_build::Error> {
+    schemcp_build::compile("schemas")
+}
