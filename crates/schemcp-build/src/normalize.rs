@@ -7,13 +7,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
-use schemcp_contract::json::json_equal;
+use schemcp_contract::json::{json_equal, uri_fragment};
 use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS, VOCABULARY};
 
 use crate::names::pascal;
 use crate::schema::{
     Children, branches, children, common_kinds, constrains, declared_kinds, escape,
-    for_each_child_mut, keyword_kind, mentions, open_branch, type_kinds,
+    for_each_child_mut, for_each_subschema, keyword_kind, mentions, open_branch, type_kinds,
 };
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
@@ -1826,32 +1826,92 @@ fn open_tuples_at(schema: &mut Value, path: &str) {
 }
 
 /// Makes every schema that is a `$ref` to the whole 2020-12 metaschema, beside annotations
-/// only, the runtime's `JsonSchema` (an object or a boolean). The metaschema is built into the
-/// validator, so the contract loader leaves the reference as written and the served schema
-/// keeps it; validating against it rejects the objects that are no schema. typify would have
-/// to type the metaschema itself, which is made of `$dynamicRef`s.
+/// or a `type` only, the runtime's `JsonSchema` (an object or a boolean). The metaschema is
+/// built into the validator, so the contract loader leaves the reference as written and the
+/// served schema keeps it; validating against it rejects the objects that are no schema.
+/// typify would have to type the metaschema itself, which is made of `$dynamicRef`s.
+///
+/// Not where it would be merged: an `allOf` branch, or a definition some reference merges (as
+/// a branch, or with keywords beside it). A `JsonSchema` merged adds no field, so what the rest
+/// declares would be dropped from every value; left as written, that reference is refused (or,
+/// with the opt-in, degraded with everything that merges it).
 pub(crate) fn metaschema_as_runtime_type(object: &mut serde_json::Map<String, Value>) {
+    let root = Value::Object(object.clone());
+    let mut merged = BTreeSet::new();
+    for_each_subschema(&root, "", false, &mut |schema, pointer| {
+        if let Some(reference) = schema.get("$ref").and_then(Value::as_str)
+            && (is_all_of_branch(pointer) || !only_beside_metaschema_ref(schema))
+        {
+            merged.insert(reference.to_string());
+        }
+    });
+    rewrite_metaschema_refs(object, "", &merged);
+}
+
+/// Keys a `$ref` to the metaschema may have beside it and still be `JsonSchema`. The root's
+/// definitions and identifiers are taken apart before typing; a `type` only narrows which of
+/// the two kinds the metaschema allows, and validation enforces it.
+fn only_beside_metaschema_ref(schema: &serde_json::Map<String, Value>) -> bool {
+    schema.keys().all(|k| {
+        ANNOTATIONS.contains(&k.as_str())
+            || matches!(
+                k.as_str(),
+                "$ref" | "type" | "$schema" | "$id" | "$defs" | "definitions"
+            )
+    })
+}
+
+fn is_all_of_branch(pointer: &str) -> bool {
+    pointer
+        .rsplit_once('/')
+        .is_some_and(|(parent, index)| parent.ends_with("/allOf") && index.parse::<usize>().is_ok())
+}
+
+fn rewrite_metaschema_refs(
+    object: &mut serde_json::Map<String, Value>,
+    pointer: &str,
+    merged: &BTreeSet<String>,
+) {
     let names = object
         .get("$ref")
         .and_then(Value::as_str)
         .is_some_and(schemcp_contract::names_metaschema);
-    // What the root keeps beside its `$ref` is taken apart before typing (its definitions
-    // become types of their own).
-    let beside = |k: &str| {
-        ANNOTATIONS.contains(&k)
-            || matches!(k, "$ref" | "$schema" | "$id" | "$defs" | "definitions")
-    };
-    if names && object.keys().all(|k| beside(k)) {
+    let definition = ["/$defs/", "/definitions/"].iter().any(|defs| {
+        pointer
+            .rsplit_once('/')
+            .is_some_and(|(p, _)| format!("{p}/") == *defs)
+    });
+    let kept = is_all_of_branch(pointer)
+        || definition && merged.contains(&format!("#{}", uri_fragment(pointer)));
+    if names && only_beside_metaschema_ref(object) && !kept {
         object.shift_remove("$ref");
+        object.shift_remove("type");
         if let Value::Object(typed) = runtime_type("JsonSchema", Vec::new()) {
             object.extend(typed);
         }
     }
-    for_each_child_mut(object, &mut |child| {
+    let visit = |child: &mut Value, at: String| {
         if let Value::Object(child) = child {
-            metaschema_as_runtime_type(child);
+            rewrite_metaschema_refs(child, &at, merged);
         }
-    });
+    };
+    for (keyword, value) in object.iter_mut() {
+        let at = format!("{pointer}/{}", escape(keyword));
+        match (children(keyword), value) {
+            (Some(Children::Named), Value::Object(map)) => {
+                for (name, child) in map.iter_mut() {
+                    visit(child, format!("{at}/{}", escape(name)));
+                }
+            }
+            (Some(Children::One | Children::List), Value::Array(list)) => {
+                for (i, child) in list.iter_mut().enumerate() {
+                    visit(child, format!("{at}/{i}"));
+                }
+            }
+            (Some(Children::One), child) => visit(child, at),
+            _ => {}
+        }
+    }
 }
 
 /// typify's `x-rust-type` for `schemcp_runtime::{path}<parameters...>`.

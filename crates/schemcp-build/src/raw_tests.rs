@@ -2060,3 +2060,121 @@ fn references_by_the_roots_own_name_are_local() {
         "{root}"
     );
 }
+
+/// A `$ref` to the 2020-12 metaschema, alone (with annotations or a `type`), directly or
+/// through a definition, is `schemcp_runtime::JsonSchema`. Where something merges it (an
+/// `allOf` branch, keywords beside it, a reference to its definition with keywords beside),
+/// it would add no field and the members the rest declares would be dropped: refused, or with
+/// the opt-in `serde_json::Value` with everything that merges it.
+#[test]
+fn a_metaschema_reference_is_json_schema_where_nothing_merges_it() {
+    const META: &str = "https://json-schema.org/draft/2020-12/schema";
+    let tool = |properties: Value| {
+        json!({
+            "name": "t",
+            "inputSchema": {
+                "type": "object",
+                "properties": properties,
+                "$defs": { "Schema": { "$ref": META, "description": "A schema." } }
+            }
+        })
+    };
+    let (code, warnings) = generate(
+        &Builder::new(),
+        &[tool(json!({
+            "a": { "$ref": META, "type": "object", "description": "An object schema." },
+            "d": { "$ref": "#/$defs/Schema" }
+        }))],
+        &[],
+    )
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        code.contains("pub a: ::std::option::Option<::schemcp_runtime::JsonSchema>,"),
+        "{code}"
+    );
+    assert!(
+        code.contains("pub struct Schema(pub ::schemcp_runtime::JsonSchema);"),
+        "{code}"
+    );
+    assert!(
+        code.contains("pub d: ::std::option::Option<Schema>,"),
+        "{code}"
+    );
+
+    for (merging, at) in [
+        (
+            json!({ "b": { "type": "object", "allOf": [{ "$ref": META }, { "required": ["type"] }] } }),
+            "/inputSchema/properties/b/allOf/0/$ref",
+        ),
+        (
+            json!({ "b": { "$ref": META, "properties": { "type": { "const": "object" } } } }),
+            "/inputSchema/properties/b/allOf/0/$ref",
+        ),
+        (
+            json!({ "b": { "$ref": "#/$defs/Schema", "required": ["type"] } }),
+            "/inputSchema/$defs/Schema/$ref",
+        ),
+    ] {
+        let problems = generate(&Builder::new(), &[tool(merging.clone())], &[]).unwrap_err();
+        assert!(
+            problems.iter().any(|p| p.starts_with(&format!("t {at} [unsupported-ref] a `$ref` to the 2020-12 metaschema is `schemcp_runtime::JsonSchema` only where nothing merges it"))),
+            "{merging}: {problems:?}"
+        );
+        let (code, warnings) = generate(
+            &Builder::new().fallback_to_value(true),
+            &[tool(merging.clone())],
+            &[],
+        )
+        .unwrap();
+        assert!(
+            warnings.iter().any(|w| w.contains("[fallback-to-value]")),
+            "{merging}: {warnings:?}"
+        );
+        let b = code
+            .lines()
+            .find(|line| line.contains("pub b:"))
+            .unwrap_or_default();
+        // The member that merges it, or (merging a definition inline) its whole schema.
+        assert!(
+            b.contains("serde_json::Value")
+                || code
+                    .contains("pub type TInput = ::schemcp_runtime::__private::serde_json::Value;"),
+            "{merging}: {code}"
+        );
+    }
+}
+
+/// With the opt-in, an `allOf` branch that cannot become a type makes its holder
+/// `serde_json::Value`: the branch alone as a `Value` would add no field to the struct of the
+/// rest, which would then drop every member the branch declares (here all but `kind`).
+#[test]
+fn a_degraded_all_of_branch_makes_its_holder_a_value() {
+    let tool = json!({ "name": "t", "inputSchema": { "type": "object", "properties": {
+        "b": { "type": "object", "allOf": [
+            { "$ref": "https://example.com/shape.json" },
+            { "allOf": [{ "$ref": "https://example.com/other.json" }] },
+            { "required": ["kind"] }
+        ] },
+        "c": { "type": "string" }
+    } } });
+    let (code, warnings) = generate(&Builder::new().fallback_to_value(true), &[tool], &[]).unwrap();
+    assert!(
+        code.contains(
+            "pub b: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>,"
+        ),
+        "{code}"
+    );
+    assert!(
+        code.contains("pub c: ::std::option::Option<::std::string::String>,"),
+        "{code}"
+    );
+    assert_eq!(
+        warnings,
+        [
+            "t /inputSchema/properties/b [fallback-to-value] this schema cannot become a Rust type (it merges `/inputSchema/properties/b/allOf/0`, which is serde_json::Value and so would add no field); it is serde_json::Value, validated against the schema at run time",
+            "t /inputSchema/properties/b/allOf/0 [fallback-to-value] this schema cannot become a Rust type (`https://example.com/shape.json` is an external reference); what merges it is serde_json::Value, validated against the schema at run time",
+            "t /inputSchema/properties/b/allOf/1/allOf/0 [fallback-to-value] this schema cannot become a Rust type (`https://example.com/other.json` is an external reference); what merges it is serde_json::Value, validated against the schema at run time",
+        ]
+    );
+}

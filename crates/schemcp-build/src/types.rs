@@ -1239,8 +1239,47 @@ fn degrade_unsupported(
             }
         },
     );
+    // An `allOf` branch is merged with its siblings: a `Value` there adds no field, and the
+    // struct of the rest would drop every member the branch declares. Its holder (and any
+    // `allOf` holding that) is the `Value` instead.
+    let mut holders: Vec<(String, String)> = Vec::new();
+    for (pointer, _) in &found {
+        let mut part = pointer.as_str();
+        while let Some(holder) = all_of_holder(part).filter(|h| h.len() >= member.pointer.len()) {
+            part = holder;
+        }
+        if part != pointer && !holders.iter().any(|(h, _)| h == part) {
+            holders.push((
+                part.to_string(),
+                format!(
+                    "it merges `{pointer}`, which is serde_json::Value and so would add no field"
+                ),
+            ));
+        }
+    }
+    found.extend(holders);
+    // Outermost first, so a part inside a holder already replaced is left alone.
+    found.sort_by_key(|(pointer, _)| pointer.len());
+    let mut replaced: Vec<String> = Vec::new();
     for (pointer, reason) in found {
         let relative = &pointer[member.pointer.len()..];
+        if replaced
+            .iter()
+            .any(|r| pointer.starts_with(&format!("{r}/")))
+        {
+            warnings.push(Problem {
+                tool: Some(tool),
+                pointer,
+                code: "fallback-to-value",
+                message: format!(
+                    "this schema cannot become a Rust type ({reason}); what merges it is \
+                     serde_json::Value, validated against the schema at run time"
+                ),
+                help: None,
+            });
+            continue;
+        }
+        replaced.push(pointer.clone());
         if let Some(target) = member.schema.pointer_mut(relative) {
             // Keep what documents the schema; drop everything typify would read.
             let mut replacement = serde_json::Map::new();
@@ -1260,6 +1299,13 @@ fn degrade_unsupported(
             help: None,
         });
     }
+}
+
+/// The schema whose `allOf` holds the branch at `pointer`, if it is one.
+fn all_of_holder(pointer: &str) -> Option<&str> {
+    let (rest, index) = pointer.rsplit_once('/')?;
+    let holder = rest.strip_suffix("/allOf")?;
+    index.parse::<usize>().is_ok().then_some(holder)
 }
 
 /// Subschemas whose keywords would make typify pick one kind of value where the schema allows
@@ -1644,6 +1690,18 @@ fn resolve(reference: &str, defs: &BTreeMap<String, usize>) -> Result<usize, (St
         return Err((
             "a reference to the schema root (`#`) cannot become a Rust type".into(),
             "move the recursive schema into `$defs` and reference `#/$defs/<name>`".into(),
+        ));
+    }
+    if schemcp_contract::names_metaschema(reference) {
+        return Err((
+            "a `$ref` to the 2020-12 metaschema is `schemcp_runtime::JsonSchema` only where \
+             nothing merges it (alone, with annotations or a `type`; not an `allOf` branch, not \
+             beside other keywords, not a definition referenced so): merged, it would add no \
+             field, and the members the rest declares would be dropped from every value"
+                .into(),
+            "keep the reference alone and leave the rest to a member of its own, or opt in to \
+             `Builder::fallback_to_value(true)` to make this schema `serde_json::Value`"
+                .into(),
         ));
     }
     let Some(local) = reference.strip_prefix('#') else {
