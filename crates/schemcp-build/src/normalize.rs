@@ -13,7 +13,7 @@ use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS, VOCA
 use crate::names::pascal;
 use crate::schema::{
     Children, branches, children, common_kinds, constrains, declared_kinds, escape,
-    for_each_child_mut, for_each_subschema, keyword_kind, mentions, open_branch, type_kinds,
+    for_each_child_mut, keyword_kind, mentions, open_branch, type_kinds,
 };
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
@@ -1831,21 +1831,35 @@ fn open_tuples_at(schema: &mut Value, path: &str) {
 /// served schema keeps it; validating against it rejects the objects that are no schema.
 /// typify would have to type the metaschema itself, which is made of `$dynamicRef`s.
 ///
-/// Not where it would be merged: an `allOf` branch, or a definition some reference merges (as
-/// a branch, or with keywords beside it). A `JsonSchema` merged adds no field, so what the rest
+/// Not where it would be merged: an `allOf` branch, an `anyOf`/`oneOf` branch beside keywords
+/// that are distributed into the branches, or a definition some reference merges (from such a
+/// place, or with keywords beside it). A `JsonSchema` merged adds no field, so what the rest
 /// declares would be dropped from every value; left as written, that reference is refused (or,
 /// with the opt-in, degraded with everything that merges it).
 pub(crate) fn metaschema_as_runtime_type(object: &mut serde_json::Map<String, Value>) {
-    let root = Value::Object(object.clone());
-    let mut merged = BTreeSet::new();
-    for_each_subschema(&root, "", false, &mut |schema, pointer| {
-        if let Some(reference) = schema.get("$ref").and_then(Value::as_str)
-            && (is_all_of_branch(pointer) || !only_beside_metaschema_ref(schema))
-        {
-            merged.insert(reference.to_string());
-        }
+    let mut root = Value::Object(std::mem::take(object));
+    let mut names_it = false;
+    walk_positions(&root, "", false, &mut |schema, _, _| {
+        names_it |= schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .is_some_and(schemcp_contract::names_metaschema);
     });
-    rewrite_metaschema_refs(object, "", &merged);
+    if names_it {
+        // The references that merge what they name, by the reference as written.
+        let mut merged = BTreeSet::new();
+        walk_positions(&root, "", false, &mut |schema, _, merging| {
+            if let Some(reference) = schema.get("$ref").and_then(Value::as_str)
+                && (merging || !only_beside_metaschema_ref(schema))
+            {
+                merged.insert(reference.to_string());
+            }
+        });
+        rewrite_metaschema_refs(&mut root, "", false, &merged);
+    }
+    if let Value::Object(root) = root {
+        *object = root;
+    }
 }
 
 /// Keys a `$ref` to the metaschema may have beside it and still be `JsonSchema`. The root's
@@ -1861,28 +1875,70 @@ fn only_beside_metaschema_ref(schema: &serde_json::Map<String, Value>) -> bool {
     })
 }
 
-fn is_all_of_branch(pointer: &str) -> bool {
-    pointer
-        .rsplit_once('/')
-        .is_some_and(|(parent, index)| parent.ends_with("/allOf") && index.parse::<usize>().is_ok())
+/// Whether the branches under `keyword` of `holder` are merged with something: every `allOf`
+/// branch, and `anyOf`/`oneOf` branches where the holder has keywords that are distributed
+/// into them.
+pub(crate) fn branches_merge(holder: &serde_json::Map<String, Value>, keyword: &str) -> bool {
+    match keyword {
+        "allOf" => true,
+        "anyOf" | "oneOf" => holder.keys().any(|k| {
+            !(ANNOTATIONS.contains(&k.as_str())
+                || matches!(
+                    k.as_str(),
+                    "anyOf" | "oneOf" | "type" | "$schema" | "$id" | "$defs" | "definitions"
+                ))
+        }),
+        _ => false,
+    }
+}
+
+/// What [`walk_positions`] calls: a subschema, its pointer, and whether it is merged.
+type Position<'f> = dyn FnMut(&serde_json::Map<String, Value>, &str, bool) + 'f;
+
+/// Calls `f` with every subschema of `value`, its pointer, and whether it is merged with
+/// something where it stands ([`branches_merge`]).
+fn walk_positions(value: &Value, pointer: &str, merging: bool, f: &mut Position<'_>) {
+    let Value::Object(object) = value else {
+        return;
+    };
+    f(object, pointer, merging);
+    for (keyword, child) in object {
+        let at = format!("{pointer}/{}", escape(keyword));
+        let merges = branches_merge(object, keyword);
+        match (children(keyword), child) {
+            (Some(Children::Named), Value::Object(map)) => {
+                for (name, child) in map {
+                    walk_positions(child, &format!("{at}/{}", escape(name)), false, f);
+                }
+            }
+            (Some(Children::One | Children::List), Value::Array(list)) => {
+                for (i, child) in list.iter().enumerate() {
+                    walk_positions(child, &format!("{at}/{i}"), merges, f);
+                }
+            }
+            (Some(Children::One), child) => walk_positions(child, &at, false, f),
+            _ => {}
+        }
+    }
 }
 
 fn rewrite_metaschema_refs(
-    object: &mut serde_json::Map<String, Value>,
+    value: &mut Value,
     pointer: &str,
+    merging: bool,
     merged: &BTreeSet<String>,
 ) {
+    let Value::Object(object) = value else {
+        return;
+    };
     let names = object
         .get("$ref")
         .and_then(Value::as_str)
         .is_some_and(schemcp_contract::names_metaschema);
-    let definition = ["/$defs/", "/definitions/"].iter().any(|defs| {
-        pointer
-            .rsplit_once('/')
-            .is_some_and(|(p, _)| format!("{p}/") == *defs)
-    });
-    let kept = is_all_of_branch(pointer)
-        || definition && merged.contains(&format!("#{}", uri_fragment(pointer)));
+    let definition = pointer
+        .rsplit_once('/')
+        .is_some_and(|(parent, _)| parent == "/$defs" || parent == "/definitions");
+    let kept = merging || definition && merged.contains(&format!("#{}", uri_fragment(pointer)));
     if names && only_beside_metaschema_ref(object) && !kept {
         object.shift_remove("$ref");
         object.shift_remove("type");
@@ -1890,25 +1946,31 @@ fn rewrite_metaschema_refs(
             object.extend(typed);
         }
     }
-    let visit = |child: &mut Value, at: String| {
-        if let Value::Object(child) = child {
-            rewrite_metaschema_refs(child, &at, merged);
-        }
-    };
-    for (keyword, value) in object.iter_mut() {
-        let at = format!("{pointer}/{}", escape(keyword));
-        match (children(keyword), value) {
-            (Some(Children::Named), Value::Object(map)) => {
+    let keywords: Vec<(String, bool)> = object
+        .keys()
+        .map(|k| (k.clone(), branches_merge(object, k)))
+        .collect();
+    for (keyword, merges) in keywords {
+        let at = format!("{pointer}/{}", escape(&keyword));
+        match (children(&keyword), object.get_mut(&keyword)) {
+            (Some(Children::Named), Some(Value::Object(map))) => {
                 for (name, child) in map.iter_mut() {
-                    visit(child, format!("{at}/{}", escape(name)));
+                    rewrite_metaschema_refs(
+                        child,
+                        &format!("{at}/{}", escape(name)),
+                        false,
+                        merged,
+                    );
                 }
             }
-            (Some(Children::One | Children::List), Value::Array(list)) => {
+            (Some(Children::One | Children::List), Some(Value::Array(list))) => {
                 for (i, child) in list.iter_mut().enumerate() {
-                    visit(child, format!("{at}/{i}"));
+                    rewrite_metaschema_refs(child, &format!("{at}/{i}"), merges, merged);
                 }
             }
-            (Some(Children::One), child) => visit(child, at),
+            (Some(Children::One), Some(child)) => {
+                rewrite_metaschema_refs(child, &at, false, merged)
+            }
             _ => {}
         }
     }

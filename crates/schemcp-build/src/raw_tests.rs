@@ -2115,6 +2115,14 @@ fn a_metaschema_reference_is_json_schema_where_nothing_merges_it() {
             json!({ "b": { "$ref": "#/$defs/Schema", "required": ["type"] } }),
             "/inputSchema/$defs/Schema/$ref",
         ),
+        (
+            json!({ "b": {
+                "type": "object",
+                "properties": { "kind": { "type": "string" } },
+                "oneOf": [{ "$ref": META }, { "required": ["kind"] }]
+            } }),
+            "/inputSchema/properties/b/oneOf/0/$ref",
+        ),
     ] {
         let problems = generate(&Builder::new(), &[tool(merging.clone())], &[]).unwrap_err();
         assert!(

@@ -32,15 +32,15 @@ use crate::checks::NoValue;
 use crate::names::pascal;
 use crate::never_matching::drop_never_matching_branches;
 use crate::normalize::{
-    absent_unmeetable_members, closed_tuples, const_as_enum, declare_required_members,
-    distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
-    drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings, finish_tuples,
-    fold_value_branches, integral_counts, metaschema_as_runtime_type, name_after_parent,
-    name_nullable_root, narrow_listed_members, only_narrows_arrays, open_pattern_properties,
-    open_tuples, prefix_items_refusal, runtime_type, separate_any_of_from_one_of,
-    settle_boolean_branches, settle_object_unions, settle_unevaluated, single_branches_as_all_of,
-    split_mixed_enums, split_nullable_definition, split_ref_siblings, supersets_first,
-    true_as_empty, type_property_names, untag_open_lone_members,
+    absent_unmeetable_members, branches_merge, closed_tuples, const_as_enum,
+    declare_required_members, distribute_every_one_of, drop_array_narrowing_beside_prefix,
+    drop_narrower_readings, drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings,
+    finish_tuples, fold_value_branches, integral_counts, metaschema_as_runtime_type,
+    name_after_parent, name_nullable_root, narrow_listed_members, only_narrows_arrays,
+    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
+    separate_any_of_from_one_of, settle_boolean_branches, settle_object_unions, settle_unevaluated,
+    single_branches_as_all_of, split_mixed_enums, split_nullable_definition, split_ref_siblings,
+    supersets_first, true_as_empty, type_property_names, untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::order::DeclaredOrders;
@@ -1239,13 +1239,14 @@ fn degrade_unsupported(
             }
         },
     );
-    // An `allOf` branch is merged with its siblings: a `Value` there adds no field, and the
+    // A branch merged with what stands around it (every `allOf` branch; an `anyOf`/`oneOf`
+    // branch beside keywords distributed into it): a `Value` there adds no field, and the
     // struct of the rest would drop every member the branch declares. Its holder (and any
-    // `allOf` holding that) is the `Value` instead.
+    // holder merging that) is the `Value` instead.
     let mut holders: Vec<(String, String)> = Vec::new();
     for (pointer, _) in &found {
         let mut part = pointer.as_str();
-        while let Some(holder) = all_of_holder(part).filter(|h| h.len() >= member.pointer.len()) {
+        while let Some(holder) = merging_holder(&member.schema, &member.pointer, part) {
             part = holder;
         }
         if part != pointer && !holders.iter().any(|(h, _)| h == part) {
@@ -1301,11 +1302,14 @@ fn degrade_unsupported(
     }
 }
 
-/// The schema whose `allOf` holds the branch at `pointer`, if it is one.
-fn all_of_holder(pointer: &str) -> Option<&str> {
+/// The pointer of the schema that merges the branch at `pointer` (of `schema`, which stands at
+/// `base`) with what stands around it, if it does (see `normalize::branches_merge`).
+fn merging_holder<'p>(schema: &Value, base: &str, pointer: &'p str) -> Option<&'p str> {
     let (rest, index) = pointer.rsplit_once('/')?;
-    let holder = rest.strip_suffix("/allOf")?;
-    index.parse::<usize>().is_ok().then_some(holder)
+    let (holder, keyword) = rest.rsplit_once('/')?;
+    index.parse::<usize>().ok()?;
+    let object = schema.pointer(holder.strip_prefix(base)?)?.as_object()?;
+    branches_merge(object, keyword).then_some(holder)
 }
 
 /// Subschemas whose keywords would make typify pick one kind of value where the schema allows
