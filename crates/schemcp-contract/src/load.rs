@@ -13,7 +13,7 @@ use crate::resources::{Landing, ResourceError, Resources, without_fragment};
 use crate::schema::{self, Walk};
 use crate::{ContractSet, ToolContract, bundle};
 
-/// The dialect every schema is read as; `$schema` may say so but may not say otherwise.
+// The dialect every schema is read as; `$schema` may say so but may not say otherwise.
 use crate::METASCHEMA as DIALECT;
 
 const TOOL_KEYS: &[&str] = &[

@@ -67,7 +67,7 @@ impl Catalog {
             let wrapped_for_legacy = wrapped.is_some();
             let mut legacy_schema = wrapped.map(Value::Object);
             if let Some(schema) = &tool.output_schema
-                && mentions_metaschema(&Value::Object((**schema).clone()))
+                && mentions_metaschema(schema)
             {
                 let schema = legacy_schema.get_or_insert_with(|| Value::Object((**schema).clone()));
                 loosen_metaschema_refs(schema);
@@ -191,17 +191,20 @@ pub(crate) fn legacy_output_schema(schema: &JsonObject) -> Option<JsonObject> {
     Some(wrapper)
 }
 
-/// Whether a `$ref` in `value` (outside instance data) names the 2020-12 metaschema.
-fn mentions_metaschema(value: &Value) -> bool {
-    match value {
-        Value::Object(object) => object.iter().any(|(key, child)| match key.as_str() {
-            "$ref" => child.as_str().is_some_and(names_metaschema),
-            "const" | "enum" | "default" | "examples" => false,
-            _ => mentions_metaschema(child),
-        }),
-        Value::Array(items) => items.iter().any(mentions_metaschema),
-        _ => false,
+/// Whether a `$ref` in `schema` (outside instance data) names the 2020-12 metaschema.
+fn mentions_metaschema(schema: &JsonObject) -> bool {
+    fn within(value: &Value) -> bool {
+        match value {
+            Value::Object(object) => mentions_metaschema(object),
+            Value::Array(items) => items.iter().any(within),
+            _ => false,
+        }
     }
+    schema.iter().any(|(key, child)| match key.as_str() {
+        "$ref" => child.as_str().is_some_and(names_metaschema),
+        "const" | "enum" | "default" | "examples" => false,
+        _ => within(child),
+    })
 }
 
 /// For clients before 2026-07-28, a schema that is a `$ref` to the 2020-12 metaschema says
