@@ -383,6 +383,17 @@ const BESIDE_PREFIX_ITEMS: [&str; 9] = [
     "maxContains",
 ];
 
+/// Keywords that name a schema or hold definitions, and say nothing of its values: references
+/// to them were resolved (and what they name copied into the root's `$defs`) before typing.
+const IDENTIFIERS: [&str; 6] = [
+    "$id",
+    "$schema",
+    "$anchor",
+    "$dynamicAnchor",
+    "$defs",
+    "definitions",
+];
+
 /// Why a schema with `prefixItems` cannot become a type (once [`closed_tuples`] has taken the
 /// fixed-length ones), or `None` if [`open_tuples`] types it. `type` may still be missing:
 /// the untyped-schema rules then decide whether it is typed as an array.
@@ -404,6 +415,7 @@ pub(crate) fn prefix_items_refusal(object: &serde_json::Map<String, Value>) -> O
         let k = k.as_str();
         !BESIDE_PREFIX_ITEMS.contains(&k)
             && !ANNOTATIONS.contains(&k)
+            && !IDENTIFIERS.contains(&k)
             && ![PREFIX_MARKER, POSITION_MARKER, SUFFIX_MARKER].contains(&k)
             && !settles(k)
     }) {

@@ -2186,3 +2186,44 @@ fn a_degraded_all_of_branch_makes_its_holder_a_value() {
         ]
     );
 }
+
+/// Identifiers and definitions beside `prefixItems` say nothing of its values: references to
+/// them were resolved before typing, so the tuple is typed (here reached by its `$anchor` too).
+#[test]
+fn prefix_items_beside_identifiers_are_typed() {
+    let tool = json!({ "name": "t", "inputSchema": {
+        "type": "object",
+        "properties": {
+            "p": {
+                "type": "array",
+                "prefixItems": [{ "type": "string" }, { "type": "integer" }],
+                "$anchor": "pair",
+                "$defs": { "Unused": { "type": "boolean" } }
+            },
+            "q": {
+                "type": "array",
+                "prefixItems": [{ "type": "string" }],
+                "items": false,
+                "minItems": 1,
+                "$dynamicAnchor": "q"
+            },
+            "r": { "$ref": "#pair" }
+        }
+    } });
+    let (code, warnings) = generate(&Builder::new(), &[tool], &[]).unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let prefix = "::schemcp_runtime::prefix_items::Prefix2<\n            ::std::string::String,\n            i64,";
+    for member in ["pub p:", "pub r:"] {
+        let at = code
+            .find(member)
+            .unwrap_or_else(|| panic!("{member} in {code}"));
+        let end = code[at + member.len()..]
+            .find("pub ")
+            .map_or(code.len(), |next| at + member.len() + next);
+        assert!(code[at..end].contains(prefix), "{member}: {code}");
+    }
+    assert!(
+        code.contains("pub q: ::std::option::Option<(::std::string::String,)>,"),
+        "{code}"
+    );
+}
