@@ -13,7 +13,7 @@ use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS, VOCA
 use crate::names::pascal;
 use crate::schema::{
     Children, branches, children, common_kinds, constrains, declared_kinds, escape,
-    for_each_child_mut, keyword_kind, mentions, open_branch, type_kinds,
+    for_each_child_mut, for_each_subschema, keyword_kind, mentions, open_branch, type_kinds,
 };
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
@@ -1850,24 +1850,34 @@ fn open_tuples_at(schema: &mut Value, path: &str) {
 /// with the opt-in, degraded with everything that merges it).
 pub(crate) fn metaschema_as_runtime_type(object: &mut serde_json::Map<String, Value>) {
     let mut root = Value::Object(std::mem::take(object));
-    let mut names_it = false;
-    walk_positions(&root, "", false, &mut |schema, _, _| {
-        names_it |= schema
-            .get("$ref")
-            .and_then(Value::as_str)
-            .is_some_and(schemcp_contract::names_metaschema);
+    // The references that merge what they name (by the reference as written), and the
+    // metaschema references that stand alone.
+    let mut merged = BTreeSet::new();
+    let mut alone = Vec::new();
+    for_each_subschema(&root, "", false, &mut |schema, pointer| {
+        let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+            return;
+        };
+        if merging_holder(&root, "", pointer).is_some() || !only_beside_metaschema_ref(schema) {
+            merged.insert(reference.to_string());
+        } else if schemcp_contract::names_metaschema(reference) {
+            alone.push(pointer.to_string());
+        }
     });
-    if names_it {
-        // The references that merge what they name, by the reference as written.
-        let mut merged = BTreeSet::new();
-        walk_positions(&root, "", false, &mut |schema, _, merging| {
-            if let Some(reference) = schema.get("$ref").and_then(Value::as_str)
-                && (merging || !only_beside_metaschema_ref(schema))
-            {
-                merged.insert(reference.to_string());
+    for pointer in alone {
+        let definition = pointer
+            .rsplit_once('/')
+            .is_some_and(|(parent, _)| parent == "/$defs" || parent == "/definitions");
+        if definition && merged.contains(&format!("#{}", uri_fragment(&pointer))) {
+            continue;
+        }
+        if let Some(Value::Object(schema)) = root.pointer_mut(&pointer) {
+            schema.shift_remove("$ref");
+            schema.shift_remove("type");
+            if let Value::Object(typed) = runtime_type("JsonSchema", Vec::new()) {
+                schema.extend(typed);
             }
-        });
-        rewrite_metaschema_refs(&mut root, "", false, &merged);
+        }
     }
     if let Value::Object(root) = root {
         *object = root;
@@ -1890,7 +1900,7 @@ fn only_beside_metaschema_ref(schema: &serde_json::Map<String, Value>) -> bool {
 /// Whether the branches under `keyword` of `holder` are merged with something: every `allOf`
 /// branch, and `anyOf`/`oneOf` branches where the holder has keywords that are distributed
 /// into them.
-pub(crate) fn branches_merge(holder: &serde_json::Map<String, Value>, keyword: &str) -> bool {
+fn branches_merge(holder: &serde_json::Map<String, Value>, keyword: &str) -> bool {
     match keyword {
         "allOf" => true,
         "anyOf" | "oneOf" => holder.keys().any(|k| {
@@ -1904,88 +1914,14 @@ pub(crate) fn branches_merge(holder: &serde_json::Map<String, Value>, keyword: &
     }
 }
 
-/// What [`walk_positions`] calls: a subschema, its pointer, and whether it is merged.
-type Position<'f> = dyn FnMut(&serde_json::Map<String, Value>, &str, bool) + 'f;
-
-/// Calls `f` with every subschema of `value`, its pointer, and whether it is merged with
-/// something where it stands ([`branches_merge`]).
-fn walk_positions(value: &Value, pointer: &str, merging: bool, f: &mut Position<'_>) {
-    let Value::Object(object) = value else {
-        return;
-    };
-    f(object, pointer, merging);
-    for (keyword, child) in object {
-        let at = format!("{pointer}/{}", escape(keyword));
-        let merges = branches_merge(object, keyword);
-        match (children(keyword), child) {
-            (Some(Children::Named), Value::Object(map)) => {
-                for (name, child) in map {
-                    walk_positions(child, &format!("{at}/{}", escape(name)), false, f);
-                }
-            }
-            (Some(Children::One | Children::List), Value::Array(list)) => {
-                for (i, child) in list.iter().enumerate() {
-                    walk_positions(child, &format!("{at}/{i}"), merges, f);
-                }
-            }
-            (Some(Children::One), child) => walk_positions(child, &at, false, f),
-            _ => {}
-        }
-    }
-}
-
-fn rewrite_metaschema_refs(
-    value: &mut Value,
-    pointer: &str,
-    merging: bool,
-    merged: &BTreeSet<String>,
-) {
-    let Value::Object(object) = value else {
-        return;
-    };
-    let names = object
-        .get("$ref")
-        .and_then(Value::as_str)
-        .is_some_and(schemcp_contract::names_metaschema);
-    let definition = pointer
-        .rsplit_once('/')
-        .is_some_and(|(parent, _)| parent == "/$defs" || parent == "/definitions");
-    let kept = merging || definition && merged.contains(&format!("#{}", uri_fragment(pointer)));
-    if names && only_beside_metaschema_ref(object) && !kept {
-        object.shift_remove("$ref");
-        object.shift_remove("type");
-        if let Value::Object(typed) = runtime_type("JsonSchema", Vec::new()) {
-            object.extend(typed);
-        }
-    }
-    let keywords: Vec<(String, bool)> = object
-        .keys()
-        .map(|k| (k.clone(), branches_merge(object, k)))
-        .collect();
-    for (keyword, merges) in keywords {
-        let at = format!("{pointer}/{}", escape(&keyword));
-        match (children(&keyword), object.get_mut(&keyword)) {
-            (Some(Children::Named), Some(Value::Object(map))) => {
-                for (name, child) in map.iter_mut() {
-                    rewrite_metaschema_refs(
-                        child,
-                        &format!("{at}/{}", escape(name)),
-                        false,
-                        merged,
-                    );
-                }
-            }
-            (Some(Children::One | Children::List), Some(Value::Array(list))) => {
-                for (i, child) in list.iter_mut().enumerate() {
-                    rewrite_metaschema_refs(child, &format!("{at}/{i}"), merges, merged);
-                }
-            }
-            (Some(Children::One), Some(child)) => {
-                rewrite_metaschema_refs(child, &at, false, merged)
-            }
-            _ => {}
-        }
-    }
+/// The pointer of the schema that merges the branch at `pointer` (of `schema`, which stands at
+/// `base`) with what stands around it, if it does (see [`branches_merge`]).
+pub(crate) fn merging_holder<'p>(schema: &Value, base: &str, pointer: &'p str) -> Option<&'p str> {
+    let (rest, index) = pointer.rsplit_once('/')?;
+    let (holder, keyword) = rest.rsplit_once('/')?;
+    index.parse::<usize>().ok()?;
+    let object = schema.pointer(holder.strip_prefix(base)?)?.as_object()?;
+    branches_merge(object, keyword).then_some(holder)
 }
 
 /// typify's `x-rust-type` for `schemcp_runtime::{path}<parameters...>`.

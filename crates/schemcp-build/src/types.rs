@@ -32,10 +32,10 @@ use crate::checks::NoValue;
 use crate::names::pascal;
 use crate::never_matching::drop_never_matching_branches;
 use crate::normalize::{
-    absent_unmeetable_members, branches_merge, closed_tuples, const_as_enum,
-    declare_required_members, distribute_every_one_of, drop_array_narrowing_beside_prefix,
-    drop_narrower_readings, drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings,
-    finish_tuples, fold_value_branches, integral_counts, metaschema_as_runtime_type,
+    absent_unmeetable_members, closed_tuples, const_as_enum, declare_required_members,
+    distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
+    drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings, finish_tuples,
+    fold_value_branches, integral_counts, merging_holder, metaschema_as_runtime_type,
     name_after_parent, name_nullable_root, narrow_listed_members, only_narrows_arrays,
     open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
     separate_any_of_from_one_of, settle_boolean_branches, settle_object_unions, settle_unevaluated,
@@ -1300,16 +1300,6 @@ fn degrade_unsupported(
             help: None,
         });
     }
-}
-
-/// The pointer of the schema that merges the branch at `pointer` (of `schema`, which stands at
-/// `base`) with what stands around it, if it does (see `normalize::branches_merge`).
-fn merging_holder<'p>(schema: &Value, base: &str, pointer: &'p str) -> Option<&'p str> {
-    let (rest, index) = pointer.rsplit_once('/')?;
-    let (holder, keyword) = rest.rsplit_once('/')?;
-    index.parse::<usize>().ok()?;
-    let object = schema.pointer(holder.strip_prefix(base)?)?.as_object()?;
-    branches_merge(object, keyword).then_some(holder)
 }
 
 /// Subschemas whose keywords would make typify pick one kind of value where the schema allows
