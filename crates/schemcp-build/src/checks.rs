@@ -9,6 +9,7 @@ use quote::ToTokens;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
 use crate::fields::{derived, json_name, serde_flag, vec_items};
+use crate::from_impls::conversion_impl;
 
 /// What the schemas behind a file say has no value, so that typify's enums without variants
 /// for them are right.
@@ -221,16 +222,7 @@ fn uncomparable_value_list(file: &syn::File) -> Option<String> {
         })
         .collect();
     file.items.iter().find_map(|item| {
-        let Item::Impl(block) = item else { return None };
-        let (path, _) = block.trait_.as_ref()?;
-        let last = path.segments.last()?;
-        if last.ident != "TryFrom" {
-            return None;
-        }
-        let PathArguments::AngleBracketed(args) = &last.arguments else {
-            return None;
-        };
-        let Some(GenericArgument::Type(Type::Path(inner))) = args.args.first() else {
+        let (block, Type::Path(inner)) = conversion_impl(item, "TryFrom")? else {
             return None;
         };
         let inner = inner.path.segments.last()?.ident.to_string();

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::{initializers, optional, rewrite, union_names, unions};
+use crate::{from_impls, initializers, optional, rewrite, union_names, unions};
 
 /// What the trait needs to know about one tool.
 pub(crate) struct ToolItem {
@@ -41,10 +41,12 @@ pub(crate) struct FileParts<'a> {
     pub tools: Vec<ToolItem>,
 }
 
-/// The passes over typify's output that make the final types: optional members kept as sent,
+/// The passes over typify's output that make the final types: conversions two variants share
+/// left out, optional members kept as sent,
 /// variants typify could only number named, untagged unions of objects read by best fit, and paths through the runtime's re-exports. Done before [`render`] so that the examples can
 /// be followed through the very types the user compiles.
 pub(crate) fn finish_types(types: &mut syn::File) {
+    from_impls::drop_ambiguous_from_impls(types);
     let wrapped = optional::keep_optional_members(types);
     initializers::mend_defaults(types, &wrapped);
     union_names::name_union_variants(types);

@@ -7,6 +7,11 @@
 //! its `default`, though, so a `default` that does not validate (or cannot be checked) is a
 //! warning naming the file and pointer, and the types are generated as if it were not there:
 //! the member stays optional and is never filled in with the invalid value.
+//!
+//! An `enum` value (or the `const`) that fails the rest of its schema (`{"type": "integer",
+//! "minimum": 0, "enum": [-1, 2]}`) can never be part of a valid value. It is a warning too,
+//! and the types are generated without it: typify wrote such a value into code that did not
+//! compile (`-1` as a `u64`), or refused the whole schema.
 
 use schemcp_contract::json::uri_fragment;
 use serde_json::{Map, Value, json};
@@ -24,9 +29,13 @@ pub(crate) struct Checked {
     /// `(tool, kind, pointer of the subschema inside that schema)` of each such default, to
     /// leave out of the types.
     pub ignored_defaults: Vec<(usize, Kind, String)>,
+    /// `(tool, kind, pointer of the subschema, the values kept)` of each `enum` or `const`
+    /// with values that fail the rest of their schema, to type without them.
+    pub unreachable_values: Vec<(usize, Kind, String, Vec<Value>)>,
 }
 
-/// Every example and every `default` that does not validate against its schema.
+/// Every example, `default`, `enum` value and `const` that does not validate against its
+/// schema.
 pub(crate) fn check(tools: &[ToolSchemas<'_>]) -> Checked {
     let mut checked = Checked::default();
     for (t, tool) in tools.iter().enumerate() {
@@ -37,7 +46,11 @@ pub(crate) fn check(tools: &[ToolSchemas<'_>]) -> Checked {
             let base = kind.pointer();
             // `(schema pointer, [(keyword pointer suffix, value)])`
             let mut sites: Vec<(String, Vec<(String, Value)>)> = Vec::new();
+            let mut enums: Vec<String> = Vec::new();
             for_each_reached_subschema(schema.unwrap(), &mut |object, pointer| {
+                if constrains_its_values(object) {
+                    enums.push(pointer.to_string());
+                }
                 let mut values = Vec::new();
                 if let Some(Value::Array(examples)) = object.get("examples") {
                     for (i, example) in examples.iter().enumerate() {
@@ -52,6 +65,9 @@ pub(crate) fn check(tools: &[ToolSchemas<'_>]) -> Checked {
                     sites.push((pointer.to_string(), values));
                 }
             });
+            for pointer in enums {
+                unreachable_values(schema.unwrap(), root, &pointer, t, kind, &mut checked);
+            }
             for (pointer, examples) in sites {
                 let at = format!("{base}{pointer}");
                 let only_default = examples.iter().all(|(suffix, _)| suffix == "default");
@@ -130,6 +146,109 @@ pub(crate) fn check(tools: &[ToolSchemas<'_>]) -> Checked {
         }
     }
     checked
+}
+
+/// Whether `object` has an `enum` or a `const` beside keywords its values could fail.
+fn constrains_its_values(object: &Map<String, Value>) -> bool {
+    let values = object.get("enum").is_some_and(Value::is_array) || object.contains_key("const");
+    values
+        && !object.contains_key("$dynamicRef")
+        && object.keys().any(|k| {
+            !matches!(k.as_str(), "enum" | "const" | "$schema" | "$id" | "$anchor")
+                && !schemcp_contract::keywords::ANNOTATIONS.contains(&k.as_str())
+        })
+}
+
+/// Checks the `enum` values or the `const` of the subschema at `pointer` against that
+/// subschema, and records those no instance can be.
+fn unreachable_values(
+    schema: &Value,
+    root: &Map<String, Value>,
+    pointer: &str,
+    t: usize,
+    kind: Kind,
+    checked: &mut Checked,
+) {
+    let Some(Value::Object(object)) = schema.pointer(pointer) else {
+        return;
+    };
+    let (listed, keyword) = match (object.get("enum"), object.get("const")) {
+        (Some(Value::Array(values)), _) => (values.as_slice(), "enum"),
+        (_, Some(value)) => (std::slice::from_ref(value), "const"),
+        _ => return,
+    };
+    // Most lists stand beside a `type` alone (`{"type": "string", "enum": [...]}`); checked
+    // here, they need no validator, which a catalog of a thousand tools would compile a
+    // thousand times.
+    if only_typed(object) && listed.iter().all(|value| of_type(value, &object["type"])) {
+        return;
+    }
+    // A schema that does not compile is reported where its examples or defaults are, and
+    // by the runtime; its values cannot be judged here.
+    let Ok(validator) = jsonschema::validator_for(&document(root, pointer)) else {
+        return;
+    };
+    let at = format!("{}{pointer}", kind.pointer());
+    let listed = listed.to_vec();
+    let mut kept = Vec::new();
+    let mut failed = false;
+    for (i, value) in listed.into_iter().enumerate() {
+        let Some(error) = validator.iter_errors(&value).next() else {
+            kept.push(value);
+            continue;
+        };
+        failed = true;
+        let (place, what) = if keyword == "enum" {
+            (format!("{at}/enum/{i}"), format!("`enum` value {value}"))
+        } else {
+            (format!("{at}/const"), format!("the `const` {value}"))
+        };
+        checked.warnings.push(Problem {
+            tool: Some(t),
+            pointer: place,
+            code: "unreachable-value",
+            message: format!(
+                "{what} can never be valid here ({error}); the generated type leaves it out"
+            ),
+            help: Some("fix the value or the schema: clients may still offer it".into()),
+        });
+    }
+    if failed {
+        checked
+            .unreachable_values
+            .push((t, kind, pointer.to_string(), kept));
+    }
+}
+
+/// Whether the only keywords of `object` besides its values and annotations are a `type`.
+fn only_typed(object: &Map<String, Value>) -> bool {
+    object.contains_key("type")
+        && object.keys().all(|k| {
+            matches!(k.as_str(), "type" | "enum" | "const")
+                || schemcp_contract::keywords::ANNOTATIONS.contains(&k.as_str())
+        })
+}
+
+/// Whether `value` is of the JSON Schema `type` (a name or a list of names); `1.0` is an
+/// integer.
+fn of_type(value: &Value, kind: &Value) -> bool {
+    let is = |name: &str| match (name, value) {
+        ("null", Value::Null)
+        | ("boolean", Value::Bool(_))
+        | ("string", Value::String(_))
+        | ("array", Value::Array(_))
+        | ("object", Value::Object(_))
+        | ("number", Value::Number(_)) => true,
+        ("integer", Value::Number(n)) => {
+            n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        _ => false,
+    };
+    match kind {
+        Value::String(name) => is(name),
+        Value::Array(names) => names.iter().any(|n| n.as_str().is_some_and(is)),
+        _ => false,
+    }
 }
 
 /// A document that validates against the subschema at `pointer` of `root`, every reference
@@ -285,5 +404,37 @@ mod tests {
         assert!(items.is_valid(&json!([{ "a": 1 }])));
         assert!(!items.is_valid(&json!([{ "a": "x" }])));
         assert!(!items.is_valid(&json!([3])));
+    }
+
+    /// The check without a validator agrees with the validator on `type`.
+    #[test]
+    fn of_type_reads_type_as_json_schema_does() {
+        let kinds = [
+            "null", "boolean", "integer", "number", "string", "array", "object",
+        ];
+        let values = [
+            json!(null),
+            json!(true),
+            json!(1),
+            json!(1.0),
+            json!(-2.5),
+            json!(18446744073709551615u64),
+            json!(1e300),
+            json!(""),
+            json!([]),
+            json!({}),
+        ];
+        for kind in kinds {
+            let validator = jsonschema::validator_for(&json!({ "type": kind })).unwrap();
+            for value in &values {
+                assert_eq!(
+                    of_type(value, &json!(kind)),
+                    validator.is_valid(value),
+                    "{value} against {kind}"
+                );
+            }
+        }
+        assert!(of_type(&json!("x"), &json!(["integer", "string"])));
+        assert!(!of_type(&json!(null), &json!(["integer", "string"])));
     }
 }

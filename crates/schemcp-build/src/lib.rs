@@ -42,6 +42,7 @@ mod checks;
 mod emit;
 mod examples;
 mod fields;
+mod from_impls;
 mod initializers;
 mod names;
 mod never_matching;
@@ -440,9 +441,10 @@ impl Builder {
         // catalog still serves the schema as written. So is one typify cannot hold: the
         // conversion is redone without the defaults of each schema it refused for that.
         let mut ignored = checked.ignored_defaults;
+        let unreachable = checked.unreachable_values;
         let mut warnings = checked.warnings;
         let mut types = loop {
-            let without = without_defaults(&schemas, &ignored);
+            let without = edited(&schemas, &ignored, &unreachable);
             let schemas: Vec<ToolSchemas<'_>> = schemas
                 .iter()
                 .zip(&without)
@@ -677,29 +679,58 @@ fn diagnostics(set: &ContractSet, problems: &[Problem], severity: Severity) -> D
     Diagnostics(out)
 }
 
-/// `tools.json`: every tool object as served, in the (sorted) order of `views`.
-/// Copies of the schemas that have defaults to leave out (`(tool, kind, pointer)`), without
-/// them; `None` where a schema keeps all of its defaults.
-fn without_defaults(
+/// Copies of the schemas to type differently from how they are written: without the
+/// defaults to leave out (`(tool, kind, pointer)`), and with only the `enum` values kept of
+/// those with unreachable ones (`(tool, kind, pointer, kept)`; nothing kept, the schema
+/// matches nothing: `false`, or an empty `enum` where the schema also holds definitions or
+/// identifiers others may reference). `None` where a schema is typed as written.
+fn edited(
     schemas: &[ToolSchemas<'_>],
     ignored: &[(usize, types::Kind, String)],
+    unreachable: &[(usize, types::Kind, String, Vec<serde_json::Value>)],
 ) -> Vec<[Option<serde_json::Value>; 2]> {
-    let mut copies: Vec<[Option<serde_json::Value>; 2]> =
-        schemas.iter().map(|_| [None, None]).collect();
-    for (t, kind, pointer) in ignored {
+    use serde_json::Value;
+    let mut copies: Vec<[Option<Value>; 2]> = schemas.iter().map(|_| [None, None]).collect();
+    fn copy<'c>(
+        copies: &'c mut [[Option<Value>; 2]],
+        schemas: &[ToolSchemas<'_>],
+        t: usize,
+        kind: types::Kind,
+    ) -> &'c mut Value {
         let (slot, original) = match kind {
-            types::Kind::Input => (0, Some(schemas[*t].input)),
-            types::Kind::Output => (1, schemas[*t].output),
+            types::Kind::Input => (0, Some(schemas[t].input)),
+            types::Kind::Output => (1, schemas[t].output),
         };
-        let copy = copies[*t][slot]
-            .get_or_insert_with(|| original.cloned().unwrap_or(serde_json::Value::Null));
-        if let Some(serde_json::Value::Object(object)) = copy.pointer_mut(pointer) {
+        copies[t][slot].get_or_insert_with(|| original.cloned().unwrap_or(Value::Null))
+    }
+    for (t, kind, pointer, kept) in unreachable {
+        let Some(place) = copy(&mut copies, schemas, *t, *kind).pointer_mut(pointer) else {
+            continue;
+        };
+        let Value::Object(object) = place else {
+            continue;
+        };
+        object.shift_remove("const");
+        let referenced = ["$defs", "definitions", "$id", "$anchor", "$dynamicAnchor"]
+            .iter()
+            .any(|k| object.contains_key(*k));
+        if kept.is_empty() && !referenced {
+            *place = Value::Bool(false);
+        } else {
+            object.insert("enum".into(), Value::Array(kept.clone()));
+        }
+    }
+    for (t, kind, pointer) in ignored {
+        if let Some(Value::Object(object)) =
+            copy(&mut copies, schemas, *t, *kind).pointer_mut(pointer)
+        {
             object.shift_remove("default");
         }
     }
     copies
 }
 
+/// `tools.json`: every tool object as served, in the (sorted) order of `views`.
 fn catalog(views: &[ToolView<'_>]) -> String {
     let catalog = serde_json::json!({ "tools": views.iter().map(|t| t.tool).collect::<Vec<_>>() });
     let mut text = serde_json::to_string_pretty(&catalog).expect("JSON values always serialize");

@@ -89,6 +89,29 @@ pub(crate) fn open_pattern_properties(schema: &mut Value) {
     object.insert("additionalProperties".into(), json!({}));
 }
 
+/// Keeps the members an open object does not declare where a `minProperties` counts them, in
+/// the schema typify converts (`additionalProperties: {}`: a flattened `extra` map beside the
+/// declared members). Dropped as in other open objects, they took a valid value below its
+/// count: `{"zz": 1}` against `{"properties": {"b": ...}, "minProperties": 1}` came back as
+/// `{}`, which a result cannot be. Runs before [`untag_open_lone_members`], whose
+/// `minProperties` is no author's.
+pub(crate) fn keep_counted_members(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut keep_counted_members);
+    let counts = object
+        .get("minProperties")
+        .and_then(Value::as_f64)
+        .is_some_and(|n| n >= 1.0);
+    if counts
+        && !object.contains_key("additionalProperties")
+        && !object.contains_key("unevaluatedProperties")
+    {
+        object.insert("additionalProperties".into(), json!({}));
+    }
+}
+
 /// Keeps typify from reading a `oneOf` or `anyOf` of objects with one required member each as
 /// an externally tagged enum (`{"x": 1.5}` as `X(1.5)`) where such an object allows other
 /// members: typify takes that shape whatever `additionalProperties` says, and serde's
@@ -754,6 +777,53 @@ pub(crate) fn integral_counts(schema: &mut Value) {
     }
 }
 
+/// Simplifies the unions of the copy of a schema the generator converts, keeping every value
+/// they accept. In an `anyOf`, a branch that is only an `anyOf` is replaced by its branches (a
+/// value matches one of `[[A, B], C]` when it matches one of `[A, B, C]`), and a branch equal
+/// to an earlier one is left out, with the same annotations either way. In a `oneOf`, branches
+/// equal to another can never be the one that matches, and become `false` (which
+/// [`settle_boolean_branches`] then settles): the type may take a value that also matches
+/// them, which validation rejects. typify panicked on `"anyOf": [{"type": "null"}, {"type":
+/// "null"}]` and on the same `oneOf`, and gave up on `"anyOf": [{"anyOf": [X, {"type":
+/// "null"}]}, {"type": "null"}]` (no unique name).
+pub(crate) fn drop_repeated_branches(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut drop_repeated_branches);
+    if let Some(Value::Array(branches)) = object.get_mut("anyOf") {
+        let mut kept: Vec<Value> = Vec::with_capacity(branches.len());
+        for branch in branches.drain(..) {
+            let inner = match branch {
+                Value::Object(mut only) if only.len() == 1 && only.contains_key("anyOf") => {
+                    match only.shift_remove("anyOf") {
+                        Some(Value::Array(inner)) => inner,
+                        Some(other) => vec![json!({ "anyOf": other })],
+                        None => unreachable!("checked above"),
+                    }
+                }
+                other => vec![other],
+            };
+            for branch in inner {
+                if !kept.contains(&branch) {
+                    kept.push(branch);
+                }
+            }
+        }
+        *branches = kept;
+    }
+    if let Some(Value::Array(branches)) = object.get_mut("oneOf") {
+        let repeated: Vec<bool> = (0..branches.len())
+            .map(|i| (0..branches.len()).any(|j| j != i && branches[j] == branches[i]))
+            .collect();
+        for (branch, repeated) in branches.iter_mut().zip(repeated) {
+            if repeated {
+                *branch = Value::Bool(false);
+            }
+        }
+    }
+}
+
 /// Writes an `anyOf` or `oneOf` of one branch as the `allOf` branch it amounts to (a value
 /// matches one of one branch, or exactly one, when it matches that branch), in the copy of a
 /// schema the generator converts. typify merges a `oneOf` with what stands beside it by
@@ -782,6 +852,47 @@ pub(crate) fn single_branches_as_all_of(schema: &mut Value) {
             }
         }
     }
+    inline_lone_all_of(object);
+}
+
+/// Writes a schema that is one inline `allOf` branch and annotations as that branch with the
+/// annotations: typify panicked on `{"title": ..., "allOf": [{"type": "string", "minLength":
+/// 2}]}`, the shape a `prefixItems` position takes once it is titled for its type's name
+/// (`finish_tuples`). A branch that is a reference, names a resource or anchor, or holds
+/// definitions stays a branch, as does one whose annotations the holder's would overwrite.
+fn inline_lone_all_of(object: &mut serde_json::Map<String, Value>) {
+    let lone = match object.get("allOf") {
+        Some(Value::Array(branches)) if branches.len() == 1 => match &branches[0] {
+            Value::Object(branch) => branch,
+            _ => return,
+        },
+        _ => return,
+    };
+    let kept_apart = [
+        "$ref",
+        "$dynamicRef",
+        "$id",
+        "$anchor",
+        "$dynamicAnchor",
+        "$defs",
+    ];
+    let only_annotations = object
+        .keys()
+        .all(|k| k == "allOf" || ANNOTATIONS.contains(&k.as_str()));
+    if !only_annotations
+        || kept_apart.iter().any(|k| lone.contains_key(*k))
+        || object.keys().any(|k| k != "allOf" && lone.contains_key(k))
+    {
+        return;
+    }
+    let Some(Value::Array(mut branches)) = object.shift_remove("allOf") else {
+        return;
+    };
+    let Value::Object(branch) = branches.remove(0) else {
+        return;
+    };
+    let annotations = std::mem::replace(object, branch);
+    object.extend(annotations);
 }
 
 /// Settles `allOf`, `anyOf` and `oneOf` whose branches are all boolean schemas (or `{}`, which
@@ -1819,6 +1930,13 @@ fn open_tuples_at(schema: &mut Value, path: &str) {
         return;
     }
     let mark = |schema: &mut Value, name: String| {
+        // typify reads `anyOf: [X, {"type": "null"}]` as `Option<X>`, and names `X`, not the
+        // `Option`: titled on the `anyOf`, an `X` that needs a name of its own (a checked
+        // string) had none, and typify panicked.
+        let schema = match nullable_part(schema) {
+            Some(part) => part,
+            None => schema,
+        };
         if let Value::Object(object) = schema
             && !object.contains_key("title")
             && !object.contains_key("$ref")
@@ -1835,6 +1953,26 @@ fn open_tuples_at(schema: &mut Value, path: &str) {
         mark(items, format!("{path}Item"));
     }
     object.insert(PREFIX_MARKER.into(), Value::Bool(true));
+}
+
+/// The `X` of a schema that is only `anyOf` or `oneOf` `[X, {"type": "null"}]` (in either
+/// order), which typify types as `Option<X>`.
+fn nullable_part(schema: &mut Value) -> Option<&mut Value> {
+    let Value::Object(object) = schema else {
+        return None;
+    };
+    if object.len() != 1 {
+        return None;
+    }
+    let null = json!({ "type": "null" });
+    let keyword = ["anyOf", "oneOf"]
+        .into_iter()
+        .find(|k| object.contains_key(*k))?;
+    let branches = object.get_mut(keyword)?.as_array_mut()?;
+    if branches.len() != 2 || !branches.contains(&null) {
+        return None;
+    }
+    branches.iter_mut().find(|b| **b != null)
 }
 
 /// Makes every schema that is a `$ref` to the whole 2020-12 metaschema, beside annotations
@@ -1976,6 +2114,10 @@ pub(crate) fn finish_tuples(schema: &mut Value, base: &str) {
     let mut parameters: Vec<Value> = prefix.into_iter().map(parameter).collect();
     parameters.push(parameter(object.shift_remove("items").unwrap_or(json!({}))));
     let mut replacement = rust_type(&format!("Prefix{n}"), parameters);
+    // typify reads the `x-rust-type` alone, but classifies a union's branches by `type`: one
+    // without it counted as an object, and `anyOf: [<tuple>, {"type": "boolean"}]` became a
+    // struct of flattened parts that refused every array and boolean.
+    replacement["type"] = json!("array");
     for keyword in ["title", "description"] {
         if let Some(value) = object.shift_remove(keyword) {
             replacement[keyword] = value;
@@ -2233,7 +2375,12 @@ mod tests {
             "oneOf": [{ "properties": { "a": { "type": "string" } }, "additionalProperties": false }],
             "anyOf": [{ "type": "object" }],
             "items": { "oneOf": [{ "type": "integer" }, { "type": "string" }] },
-            "$defs": { "n": { "anyOf": [{ "type": "number" }] } }
+            "$defs": {
+                "n": { "anyOf": [{ "type": "number" }] },
+                "t": { "title": "T", "oneOf": [{ "type": "string", "minLength": 2 }] },
+                "r": { "title": "R", "oneOf": [{ "$ref": "#/$defs/n" }] },
+                "d": { "title": "D", "allOf": [{ "title": "Inner" }] }
+            }
         });
         single_branches_as_all_of(&mut schema);
         assert_eq!(
@@ -2246,7 +2393,13 @@ mod tests {
                     { "properties": { "a": { "type": "string" } }, "additionalProperties": false }
                 ],
                 "items": { "oneOf": [{ "type": "integer" }, { "type": "string" }] },
-                "$defs": { "n": { "allOf": [{ "type": "number" }] } }
+                // A schema that is one inline branch and annotations is that branch.
+                "$defs": {
+                    "n": { "type": "number" },
+                    "t": { "type": "string", "minLength": 2, "title": "T" },
+                    "r": { "title": "R", "allOf": [{ "$ref": "#/$defs/n" }] },
+                    "d": { "title": "D", "allOf": [{ "title": "Inner" }] }
+                }
             })
         );
     }

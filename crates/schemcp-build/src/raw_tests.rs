@@ -2227,3 +2227,97 @@ fn prefix_items_beside_identifiers_are_typed() {
         "{code}"
     );
 }
+
+/// An optional member that can only be `null` through an `allOf` or an `anyOf` of one branch
+/// was `()` with `#[serde(default)]`: absent, it came back as `null`. It is an `Option<()>`
+/// like `{"type": "null"}`, so absent stays absent.
+#[test]
+fn a_member_null_through_a_branch_stays_absent_when_absent() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "a": {"type": "null"},
+            "b": {"anyOf": [{"type": "null"}]},
+            "c": {"allOf": [{"type": "null"}]},
+            "d": {"anyOf": [false, {"type": "null"}]},
+            "e": {"allOf": [{"type": ["string", "null"]}, {"minLength": 1}]}
+        }
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    let body = item(&code, "struct", "TInput");
+    for member in ["a", "b", "c", "d"] {
+        assert!(
+            has(body, &format!("pub {member}: ::std::option::Option<()>")),
+            "{member}: {body}"
+        );
+    }
+    assert!(
+        has(body, "pub e: ::std::option::Option<::std::option::Option<"),
+        "{body}"
+    );
+}
+
+/// A tuple that is one branch of a union: its `PrefixN` schema had lost `"type": "array"`,
+/// typify counted it as an object, and made `anyOf: [<tuple>, {"type": "boolean"}]` a struct
+/// of flattened parts that refused every array and boolean.
+#[test]
+fn a_tuple_branch_is_an_array_variant() {
+    let input = json!({
+        "anyOf": [
+            {"type": "array", "prefixItems": [{"type": "boolean"}]},
+            {"type": "boolean"}
+        ]
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    let body = item(&code, "enum", "TInput");
+    assert!(has(body, "prefix_items::Prefix1<bool"), "{body}");
+    assert!(has(body, "(bool)"), "{body}");
+}
+
+/// A nullable position of a tuple whose other part needs a name of its own (a checked
+/// string): titled on the `anyOf`, that part had none and typify panicked.
+#[test]
+fn a_nullable_position_of_a_named_type_is_typed() {
+    let input = json!({
+        "type": "array",
+        "prefixItems": [
+            {"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]},
+            {"oneOf": [{"type": "null"}, {"type": "string", "maxLength": 2}]},
+            {"type": "boolean"}
+        ]
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    assert!(
+        has(
+            &code,
+            "Prefix3<::std::option::Option<TInputPosition0>, ::std::option::Option<TInputPosition1>, bool,"
+        ),
+        "{code}"
+    );
+}
+
+/// An open object counted by `minProperties` keeps the members it does not declare: dropped,
+/// `{"zz": 1}` came back as `{}`, below the count.
+#[test]
+fn members_a_min_properties_counts_are_kept() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "counted": {"type": "object", "properties": {"b": {"type": "boolean"}}, "minProperties": 1},
+            "open": {"type": "object", "properties": {"b": {"type": "boolean"}}}
+        }
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    assert!(
+        has(item(&code, "struct", "TInputCounted"), "#[serde(flatten)]"),
+        "{code}"
+    );
+    assert!(
+        !has(item(&code, "struct", "TInputOpen"), "flatten"),
+        "{code}"
+    );
+}

@@ -949,13 +949,19 @@ fn mark_default(
 /// Whether `schema` itself says `null` is one of its values (a `type`, `enum` or `const`, or
 /// one branch of an `anyOf`/`oneOf` that does), or has no constraint at all.
 pub(crate) fn may_be_null(schema: &Value, nullable: &dyn Fn(&str) -> bool) -> bool {
+    says_null(schema, nullable) == Some(true)
+}
+
+/// Whether `schema` says `null` is allowed (`Some(true)`), says it is not (`Some(false)`), or
+/// says nothing of it (no `type`, `enum`, `const`, `$ref` or branches that do).
+fn says_null(schema: &Value, nullable: &dyn Fn(&str) -> bool) -> Option<bool> {
     let object = match schema {
-        Value::Bool(accepts) => return *accepts,
+        Value::Bool(accepts) => return Some(*accepts),
         Value::Object(object) => object,
-        _ => return false,
+        _ => return Some(false),
     };
     if let Some(Value::String(reference)) = object.get("$ref") {
-        return nullable(reference);
+        return Some(nullable(reference));
     }
     let null_type = match object.get("type") {
         Some(Value::String(kind)) => Some(kind == "null"),
@@ -973,9 +979,24 @@ pub(crate) fn may_be_null(schema: &Value, nullable: &dyn Fn(&str) -> bool) -> bo
             Some(Value::Array(list)) => Some(list.iter().any(|b| may_be_null(b, nullable))),
             _ => None,
         });
-    match (null_type, null_enum, branches) {
-        (None, None, None) => false,
-        (t, e, b) => t != Some(false) && e != Some(false) && b != Some(false),
+    // `null` passes an `allOf` that no branch forbids it; it says so where a branch does
+    // (`{"allOf": [{"type": "null"}]}`, as an `anyOf` of one branch is read).
+    let all_of = match object.get("allOf") {
+        Some(Value::Array(list)) => {
+            let said: Vec<Option<bool>> = list.iter().map(|b| says_null(b, nullable)).collect();
+            if said.contains(&Some(false)) {
+                Some(false)
+            } else if said.contains(&Some(true)) {
+                Some(true)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    };
+    match [null_type, null_enum, branches, all_of] {
+        [None, None, None, None] => None,
+        said => Some(!said.contains(&Some(false))),
     }
 }
 

@@ -34,10 +34,10 @@ use crate::never_matching::drop_never_matching_branches;
 use crate::normalize::{
     absent_unmeetable_members, closed_tuples, const_as_enum, declare_required_members,
     distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
-    drop_narrowing, drop_opaque_nots, drop_vacuous_ref_siblings, finish_tuples,
-    fold_value_branches, integral_counts, merging_holder, metaschema_as_runtime_type,
-    name_after_parent, name_nullable_root, narrow_listed_members, only_narrows_arrays,
-    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
+    drop_narrowing, drop_opaque_nots, drop_repeated_branches, drop_vacuous_ref_siblings,
+    finish_tuples, fold_value_branches, integral_counts, keep_counted_members, merging_holder,
+    metaschema_as_runtime_type, name_after_parent, name_nullable_root, narrow_listed_members,
+    only_narrows_arrays, open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
     separate_any_of_from_one_of, settle_boolean_branches, settle_object_unions, settle_unevaluated,
     single_branches_as_all_of, split_mixed_enums, split_nullable_definition, split_ref_siblings,
     supersets_first, true_as_empty, type_property_names, untag_open_lone_members,
@@ -740,6 +740,11 @@ fn collect_schema(
             }
             defs.insert(key.clone(), members.len());
             let mut schema = def.clone();
+            // Simplified first, so a `null` branch these passes (run on every schema below)
+            // bring out is seen: `{"oneOf": [X, {"anyOf": [{"type": "null"}]}]}`.
+            drop_repeated_branches(&mut schema);
+            settle_boolean_branches(&mut schema);
+            single_branches_as_all_of(&mut schema);
             // typify names the `T` of a nullable definition's `Option<T>` after the
             // definition itself; `T` becomes a definition of its own.
             let value = split_nullable_definition(&mut schema, |suffix| {
@@ -868,12 +873,14 @@ fn collect_schema(
         retitle_reserved(member, &options.reserved, &mut warnings);
         drop_vacuous_ref_siblings(&mut member.schema, &kinds_of);
         integral_counts(&mut member.schema);
+        drop_repeated_branches(&mut member.schema);
         settle_boolean_branches(&mut member.schema);
         single_branches_as_all_of(&mut member.schema);
         drop_opaque_nots(&mut member.schema);
         const_as_enum(&mut member.schema);
         // After `const_as_enum`, so `const` members have kinds; what it leaves `false` goes.
         drop_never_matching_branches(&mut member.schema);
+        drop_repeated_branches(&mut member.schema);
         settle_boolean_branches(&mut member.schema);
         single_branches_as_all_of(&mut member.schema);
         kind_keywords_into_branches(&mut member.schema, &kinds_of);
@@ -909,6 +916,7 @@ fn collect_schema(
         settle_object_unions(&mut member.schema, &declared, &open_ref);
         split_ref_siblings(&mut member.schema);
         open_pattern_properties(&mut member.schema);
+        keep_counted_members(&mut member.schema);
         untag_open_lone_members(&mut member.schema);
         open_tuples(&mut member.schema);
         drop_narrower_readings(&mut member.schema);

@@ -143,6 +143,44 @@ fn a_default_that_does_not_validate_is_a_warning_and_is_never_filled_in() {
     assert!(valid.contains("serde(default = "), "{valid}");
 }
 
+/// An `enum` value or a `const` that fails the rest of its schema can never be part of a valid
+/// value. typify wrote `-1` into a `u64` check (code that did not compile) and refused `3.5` as
+/// an integer; both are warnings now, and the types are made without them.
+#[test]
+fn enum_values_no_instance_can_be_are_warnings_and_left_out() {
+    let (code, catalog, warnings) = generate(
+        r##"{
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "count": { "type": "integer", "minimum": 0, "enum": [-1, 2, 4] },
+      "level": { "type": "integer", "enum": [1, 3.5] },
+      "label": { "anyOf": [{ "type": "string", "maxLength": 2, "const": "long" }, { "type": "null" }] }
+    }
+  }
+}"##,
+    );
+    assert_eq!(
+        warnings,
+        "schemas/get_weather.json:5:60: warning[unreachable-value]: `enum` value -1 can never be valid here (-1 is less than the minimum of 0); the generated type leaves it out (at /inputSchema/properties/count/enum/0)\
+         schemas/get_weather.json:6:49: warning[unreachable-value]: `enum` value 3.5 can never be valid here (3.5 is not of type \"integer\"); the generated type leaves it out (at /inputSchema/properties/level/enum/1)\
+         schemas/get_weather.json:7:64: warning[unreachable-value]: the `const` \"long\" can never be valid here (\"long\" is longer than 2 characters); the generated type leaves it out (at /inputSchema/properties/label/anyOf/0/const)"
+    );
+    // Only the values a valid argument can hold are in the types; the branch no value matches
+    // is gone, so `label` is `null` when present.
+    assert!(code.contains("[2_u64, 4_u64]"), "{code}");
+    assert!(
+        code.contains("pub label: ::std::option::Option<()>"),
+        "{code}"
+    );
+    assert!(!code.contains("-1_"), "{code}");
+    assert!(!code.contains("3.5"), "{code}");
+    assert!(!code.contains("\"long\""), "{code}");
+    // The catalog still serves the schema as written.
+    assert!(catalog.contains("-1,"), "{catalog}");
+    assert!(catalog.contains(r#""const": "long""#), "{catalog}");
+}
+
 /// Writes the generated code for `tests/fixtures/examples` into `tests/golden/examples`, which
 /// `tests/examples_round_trip.rs` compiles and runs; the generated `#[test]` is turned into a
 /// plain function there so the lossy example's failure can be asserted.

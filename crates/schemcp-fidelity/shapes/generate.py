@@ -1,0 +1,325 @@
+"""Writes the shapes corpus: random schemas of every kind of value, nested up to three levels,
+mixing the keywords the JSON-Schema-Test-Suite tests one at a time (type lists, schemas without
+`type`, numeric and string bounds, tuples, maps, recursion through `$defs`, nullable members,
+unions of kinds, `if`/`then`/`else`, `not`), in the suite's format. Each schema gets up to 8
+valid and 4 invalid instances: values drawn to fit the schema, then mutated (a member of another
+kind, a required member left out, an unknown member, an item past a tuple, integers past 64
+bits), every one labelled by Python's `jsonschema`, not by this script.
+
+The unions, defaults and models corpora cover objects; this one covers the rest, and the
+integers no 64-bit type holds. tests/shapes.rs runs the fidelity harness over it. The corpus is
+committed, so the test depends neither on this script nor on Python; to regenerate it (with
+jsonschema 4.26.0, as in the interop virtualenv `./scripts/test` makes):
+
+    target/interop/venv/bin/python crates/schemcp-fidelity/shapes/generate.py crates/schemcp-fidelity/shapes/corpus
+
+and update the floors in tests/shapes.rs to what the harness then measures.
+"""
+
+import copy
+import json
+import os
+import random
+import sys
+
+from jsonschema import Draft202012Validator
+
+SEEDS = [21, 22, 23, 31, 32, 33, 34, 35, 36]
+SCHEMAS_PER_SEED = 100
+NAMES = ["a", "b", "c", "kind", "x-y", "type"]
+STRINGS = ["", "a", "ab", "abc", "hello world", "ÿ€😀", "line\nbreak", "q\"uote", "2024-01-02", "0"]
+# Integers no i64 holds, and one no u64 holds either: JSON Schema's integers are unbounded.
+BIG = [2**63, 2**64, -(2**63) - 1]
+POOL = [None, True, False, 0, 1, -1, 7, 1.0, 2.5, -0.5, 1e300, "", "a", "xyz", [], [1], ["a", 2], {}, {"a": 1}]
+
+
+def scalar(rnd):
+    kind = rnd.choice(["string", "integer", "number", "boolean", "null"])
+    schema = {"type": kind}
+    if kind == "string":
+        if rnd.random() < 0.3:
+            schema["minLength"] = rnd.randint(0, 2)
+        if rnd.random() < 0.3:
+            schema["maxLength"] = rnd.randint(2, 6)
+        if rnd.random() < 0.15:
+            schema["pattern"] = rnd.choice(["^[a-z]*$", "b", "^.{0,3}$"])
+        if rnd.random() < 0.15:
+            schema["enum"] = rnd.sample(STRINGS, rnd.randint(1, 3))
+        if rnd.random() < 0.1:
+            schema["format"] = rnd.choice(["email", "date", "uri"])
+    elif kind in ("integer", "number"):
+        if rnd.random() < 0.35:
+            schema["minimum"] = rnd.choice([0, 1, -5, 0.5])
+        if rnd.random() < 0.25:
+            schema["maximum"] = rnd.choice([10, 100, 2**32])
+        if rnd.random() < 0.1:
+            schema["exclusiveMinimum"] = 0
+        if rnd.random() < 0.1:
+            schema["multipleOf"] = rnd.choice([2, 0.5])
+        if rnd.random() < 0.1:
+            schema["enum"] = rnd.sample([0, 1, 2, 3.5, -1], 2)
+    return schema
+
+
+def untyped(rnd, depth, defs):
+    """Keywords without `type`: every other kind of value passes them."""
+    return rnd.choice([
+        {"minLength": 1},
+        {"maximum": 5},
+        {"minItems": 1},
+        {"properties": {"a": scalar(rnd)}},
+        {"properties": {"a": {"type": "integer"}}, "required": ["a"]},
+        {"items": schema_(rnd, depth - 1, defs)},
+        {"prefixItems": [scalar(rnd)]},
+        {"minimum": 0, "maxLength": 3},
+        {"enum": [1, "one", None, [1], {"a": 1}]},
+        {"const": rnd.choice([{"a": [1, 2]}, [None, "x"], 3, "c"])},
+        {},
+        True,
+    ])
+
+
+def array(rnd, depth, defs):
+    schema = {"type": "array"}
+    form = rnd.random()
+    if form < 0.5:
+        schema["items"] = schema_(rnd, depth - 1, defs)
+    elif form < 0.75:
+        schema["prefixItems"] = [schema_(rnd, depth - 1, defs) for _ in range(rnd.randint(1, 3))]
+        rest = rnd.random()
+        if rest < 0.4:
+            schema["items"] = False
+        elif rest < 0.6:
+            schema["items"] = scalar(rnd)
+    elif form < 0.85:
+        schema["contains"] = scalar(rnd)
+    if rnd.random() < 0.25:
+        schema["minItems"] = rnd.randint(0, 2)
+    if rnd.random() < 0.2:
+        schema["maxItems"] = rnd.randint(2, 4)
+    if rnd.random() < 0.15:
+        schema["uniqueItems"] = True
+    return schema
+
+
+def object_(rnd, depth, defs):
+    schema = {"type": "object"} if rnd.random() < 0.85 else {}
+    declared = rnd.sample(NAMES, rnd.randint(0, 4))
+    if declared:
+        schema["properties"] = {name: schema_(rnd, depth - 1, defs) for name in declared}
+        required = [name for name in declared if rnd.random() < 0.4]
+        if required:
+            schema["required"] = required
+    extra = rnd.random()
+    if extra < 0.25:
+        schema["additionalProperties"] = False
+    elif extra < 0.45:
+        schema["additionalProperties"] = schema_(rnd, depth - 1, defs)
+    elif extra < 0.55:
+        schema["patternProperties"] = {"^x-": scalar(rnd)}
+        if rnd.random() < 0.5:
+            schema["additionalProperties"] = False
+    if rnd.random() < 0.1:
+        schema["propertyNames"] = {"maxLength": 4}
+    if rnd.random() < 0.1:
+        schema["minProperties"] = 1
+    if declared and rnd.random() < 0.1:
+        schema["dependentRequired"] = {declared[0]: [rnd.choice(NAMES)]}
+    if declared and rnd.random() < 0.08:
+        schema["if"] = {"properties": {declared[0]: {"const": 1}}, "required": [declared[0]]}
+        schema["then"] = {"required": [rnd.choice(NAMES)]}
+    return schema
+
+
+def union(rnd, depth, defs):
+    keyword = rnd.choice(["anyOf", "oneOf"])
+    branches = [schema_(rnd, depth - 1, defs) for _ in range(rnd.randint(2, 3))]
+    return {keyword: branches}
+
+
+def reference(rnd, depth, defs):
+    if "node" not in defs and rnd.random() < 0.4:
+        defs["node"] = {
+            "type": "object",
+            "properties": {
+                "value": scalar(rnd),
+                "children": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+            },
+            "required": ["value"],
+        }
+        return {"$ref": "#/$defs/node"}
+    name = f"d{len(defs)}"
+    # Taken before the definition is drawn, so a reference inside it gets a name of its own.
+    defs[name] = {}
+    defs[name] = schema_(rnd, depth - 1, defs)
+    return {"$ref": f"#/$defs/{name}"}
+
+
+def schema_(rnd, depth, defs):
+    if depth <= 0:
+        return scalar(rnd)
+    pick = rnd.random()
+    if pick < 0.22:
+        return scalar(rnd)
+    if pick < 0.32:
+        kinds = rnd.sample(["string", "integer", "number", "boolean", "array", "object"], 2)
+        if rnd.random() < 0.5:
+            kinds.append("null")
+        out = {"type": kinds}
+        if "string" in kinds and rnd.random() < 0.4:
+            out["maxLength"] = 3
+        if "object" in kinds and rnd.random() < 0.5:
+            out["properties"] = {"a": scalar(rnd)}
+        if "array" in kinds and rnd.random() < 0.5:
+            out["items"] = scalar(rnd)
+        return out
+    if pick < 0.40:
+        return untyped(rnd, depth, defs)
+    if pick < 0.55:
+        return array(rnd, depth, defs)
+    if pick < 0.75:
+        return object_(rnd, depth, defs)
+    if pick < 0.85:
+        return union(rnd, depth, defs)
+    if pick < 0.90:
+        return {"anyOf": [schema_(rnd, depth - 1, defs), {"type": "null"}]}
+    if pick < 0.97:
+        return reference(rnd, depth, defs)
+    return {"not": scalar(rnd)}
+
+
+def root(rnd):
+    defs = {}
+    schema = schema_(rnd, 3, defs)
+    if defs:
+        schema = {"$defs": defs, **schema} if isinstance(schema, dict) else {"$defs": defs, "allOf": [schema]}
+    return schema
+
+
+def draw(rnd, schema, defs, depth=0):
+    """A value meant to fit `schema` (often it does not: the label decides)."""
+    if depth > 6 or rnd.random() < 0.05:
+        return copy.deepcopy(rnd.choice(POOL))
+    if schema is True or schema == {}:
+        return copy.deepcopy(rnd.choice(POOL))
+    if schema is False:
+        return None
+    if "$ref" in schema:
+        return draw(rnd, defs.get(schema["$ref"].split("/")[-1], {}), defs, depth + 1)
+    if "const" in schema:
+        return copy.deepcopy(schema["const"])
+    if "enum" in schema:
+        return copy.deepcopy(rnd.choice(schema["enum"]))
+    for keyword in ("anyOf", "oneOf", "allOf"):
+        if keyword in schema:
+            return draw(rnd, rnd.choice(schema[keyword]), defs, depth + 1)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = rnd.choice(kind)
+    if kind is None:
+        if "properties" in schema:
+            kind = "object"
+        elif "items" in schema or "prefixItems" in schema:
+            kind = "array"
+        else:
+            kind = rnd.choice(["string", "integer", "object", "array", "null"])
+    if kind == "null":
+        return None
+    if kind == "boolean":
+        return rnd.random() < 0.5
+    if kind == "integer":
+        low = schema.get("minimum", -20)
+        high = schema.get("maximum", 40)
+        value = rnd.randint(int(low) if low == int(low) else int(low) + 1, int(high))
+        if rnd.random() < 0.06:
+            value = rnd.choice(BIG)
+        if rnd.random() < 0.05:
+            return float(value)
+        return value
+    if kind == "number":
+        if rnd.random() < 0.4:
+            return rnd.randint(0, 10)
+        return rnd.choice([0.5, 2.5, 1e-7, 123.456, 6.02e23, -3.25])
+    if kind == "string":
+        return rnd.choice(STRINGS)
+    if kind == "array":
+        items = [draw(rnd, s, defs, depth + 1) for s in schema.get("prefixItems", [])]
+        rest = schema.get("items", {})
+        if rest is not False:
+            for _ in range(rnd.randint(0, 3)):
+                items.append(draw(rnd, rest, defs, depth + 1))
+        if "contains" in schema and rnd.random() < 0.8:
+            items.append(draw(rnd, schema["contains"], defs, depth + 1))
+        return items
+    out = {}
+    properties = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    for name, member in properties.items():
+        if name in required or rnd.random() < 0.6:
+            out[name] = draw(rnd, member, defs, depth + 1)
+    extra = schema.get("additionalProperties", True)
+    if "patternProperties" in schema and rnd.random() < 0.5:
+        out["x-extra"] = draw(rnd, schema["patternProperties"]["^x-"], defs, depth + 1)
+    if extra is not False and rnd.random() < 0.3:
+        out["zz"] = draw(rnd, extra, defs, depth + 1)
+    return out
+
+
+def mutate(rnd, value):
+    """The value with one change somewhere inside it."""
+    if isinstance(value, dict) and value and rnd.random() < 0.7:
+        key = rnd.choice(list(value))
+        choice = rnd.random()
+        if choice < 0.3:
+            del value[key]
+        elif choice < 0.5:
+            value["extra"] = copy.deepcopy(rnd.choice(POOL))
+        else:
+            value[key] = mutate(rnd, value[key])
+        return value
+    if isinstance(value, list) and value and rnd.random() < 0.7:
+        i = rnd.randrange(len(value))
+        if rnd.random() < 0.3:
+            value.append(copy.deepcopy(rnd.choice(POOL)))
+        else:
+            value[i] = mutate(rnd, value[i])
+        return value
+    return copy.deepcopy(rnd.choice(POOL + BIG))
+
+
+def groups(seed):
+    rnd = random.Random(seed)
+    out = []
+    for index in range(SCHEMAS_PER_SEED):
+        schema = root(rnd)
+        defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
+        validator = Draft202012Validator(schema)
+        tests, seen = [], set()
+        for attempt in range(300):
+            data = draw(rnd, schema, defs)
+            if attempt % 2:
+                data = mutate(rnd, data)
+            key = json.dumps(data, sort_keys=True)
+            if key in seen:
+                continue
+            seen.add(key)
+            valid = validator.is_valid(data)
+            have = sum(1 for t in tests if t["valid"] == valid)
+            if have < (8 if valid else 4):
+                tests.append({"description": key, "data": data, "valid": valid})
+        if any(t["valid"] for t in tests):
+            out.append({"description": f"s{seed}-{index}", "schema": schema, "tests": tests})
+    return out
+
+
+def main():
+    folder = sys.argv[1]
+    os.makedirs(folder, exist_ok=True)
+    for seed in SEEDS:
+        with open(os.path.join(folder, f"shapes{seed}.json"), "w") as f:
+            json.dump(groups(seed), f, separators=(",", ":"))
+            f.write("\n")
+
+
+if __name__ == "__main__":
+    main()
