@@ -13,7 +13,8 @@ use schemcp_contract::keywords::{ANNOTATIONS, COUNTS, IN_PLACE_APPLICATORS, VOCA
 use crate::names::pascal;
 use crate::schema::{
     Children, branches, children, common_kinds, constrains, declared_kinds, escape,
-    for_each_child_mut, for_each_subschema, keyword_kind, mentions, open_branch, type_kinds,
+    for_each_child_mut, for_each_subschema, keyword_kind, mentions, open_branch, plain_reference,
+    type_kinds,
 };
 
 /// Removes every `not` whose subschema typify cannot read exactly, from the copy of a schema
@@ -780,8 +781,8 @@ pub(crate) fn integral_counts(schema: &mut Value) {
 /// Simplifies the unions of the copy of a schema the generator converts, keeping every value
 /// they accept. In an `anyOf`, a branch that is only an `anyOf` is replaced by its branches (a
 /// value matches one of `[[A, B], C]` when it matches one of `[A, B, C]`), and a branch equal
-/// to an earlier one is left out, with the same annotations either way. In a `oneOf`, branches
-/// equal to another can never be the one that matches, and become `false` (which
+/// to an earlier one but for annotations is left out. In a `oneOf`, branches equal to another
+/// (but for annotations) can never be the one that matches, and become `false` (which
 /// [`settle_boolean_branches`] then settles): the type may take a value that also matches
 /// them, which validation rejects. typify panicked on `"anyOf": [{"type": "null"}, {"type":
 /// "null"}]` and on the same `oneOf`, and gave up on `"anyOf": [{"anyOf": [X, {"type":
@@ -805,7 +806,7 @@ pub(crate) fn drop_repeated_branches(schema: &mut Value) {
                 other => vec![other],
             };
             for branch in inner {
-                if !kept.contains(&branch) {
+                if !kept.iter().any(|k| same_values(k, &branch)) {
                     kept.push(branch);
                 }
             }
@@ -814,13 +815,30 @@ pub(crate) fn drop_repeated_branches(schema: &mut Value) {
     }
     if let Some(Value::Array(branches)) = object.get_mut("oneOf") {
         let repeated: Vec<bool> = (0..branches.len())
-            .map(|i| (0..branches.len()).any(|j| j != i && branches[j] == branches[i]))
+            .map(|i| (0..branches.len()).any(|j| j != i && same_values(&branches[j], &branches[i])))
             .collect();
         for (branch, repeated) in branches.iter_mut().zip(repeated) {
             if repeated {
                 *branch = Value::Bool(false);
             }
         }
+    }
+}
+
+/// Whether two schemas are equal but for their annotations (`{"$ref": R}` and `{"$ref": R,
+/// "description": ...}`), and so accept the same values.
+fn same_values(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            let said = |o: &serde_json::Map<String, Value>| {
+                o.iter()
+                    .filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect::<BTreeMap<String, Value>>()
+            };
+            said(a) == said(b)
+        }
+        _ => a == b,
     }
 }
 
@@ -1728,14 +1746,9 @@ pub(crate) fn settle_object_unions(
     }
     if !share_a_member(&sets)
         && !keep.contains(&true)
-        && !branches.iter().any(|branch| {
-            open_branch(branch)
-                || branch
-                    .as_object()
-                    .filter(|b| b.len() == 1)
-                    .and_then(|b| b.get("$ref")?.as_str())
-                    .is_some_and(open_ref)
-        })
+        && !branches
+            .iter()
+            .any(|branch| open_branch(branch) || plain_reference(branch).is_some_and(open_ref))
         && !overlapping_kinds(branches)
     {
         return;

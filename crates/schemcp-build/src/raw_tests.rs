@@ -2321,3 +2321,33 @@ fn members_a_min_properties_counts_are_kept() {
         "{code}"
     );
 }
+
+/// Unions typify took for a struct of flattened parts (one optional part per branch, which only
+/// objects fit): a `$ref` beside a `description` to a definition that may be `null`, a
+/// definition that is itself a `$ref`, and two branches naming one definition (both parts
+/// read the same members, and the value came back as `{}`).
+#[test]
+fn unions_through_references_are_enums() {
+    let defs = json!({
+        "node": {"type": "object", "properties": {"v": {"type": "number"}}},
+        "maybe": {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "null"}]},
+        "alias": {"$ref": "#/$defs/node"},
+        "nothing": {"type": "null"}
+    });
+    let unions = [
+        json!({"anyOf": [
+            {"$ref": "#/$defs/node"},
+            {"type": "null"},
+            {"$ref": "#/$defs/maybe", "description": "or none"}
+        ]}),
+        json!({"anyOf": [{"$ref": "#/$defs/alias"}, {"$ref": "#/$defs/nothing"}]}),
+        json!({"anyOf": [{"$ref": "#/$defs/node"}, {"$ref": "#/$defs/node", "description": "again"}]}),
+    ];
+    for union in unions {
+        let mut input = union.clone();
+        input["$defs"] = defs.clone();
+        let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+        assert_eq!(warnings, Vec::<String>::new(), "{union}");
+        assert!(!code.contains("subtype_"), "{union}:\n{code}");
+    }
+}

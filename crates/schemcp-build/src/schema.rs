@@ -1054,6 +1054,17 @@ const TYPED_KEYWORDS: [(&str, &[&str]); 4] = [
     ),
 ];
 
+/// The reference of a schema that is a `$ref` and annotations only (`{"$ref": R,
+/// "description": ...}`): it accepts what `R` does.
+pub(crate) fn plain_reference(branch: &Value) -> Option<&str> {
+    let object = branch.as_object()?;
+    let reference = object.get("$ref")?.as_str()?;
+    object
+        .keys()
+        .all(|k| k == "$ref" || schemcp_contract::keywords::ANNOTATIONS.contains(&k.as_str()))
+        .then_some(reference)
+}
+
 /// Whether an `anyOf` branch leaves its kind of value open: no `type`, `$ref`, `enum` or
 /// `const` (or a boolean schema).
 pub(crate) fn open_branch(branch: &Value) -> bool {

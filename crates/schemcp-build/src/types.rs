@@ -49,8 +49,8 @@ use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
     RefKinds, canonical, declared_kinds, decode_segment, escape, for_each_ref_mut,
     for_each_subschema, keyword_place, mark_defaults, mark_nullable_optionals, may_be_null,
-    members_merges_leave_no_value, mentions, open_branch, says_no_value, unescape, untyped_help,
-    untyped_message, untyped_subschemas,
+    members_merges_leave_no_value, mentions, open_branch, plain_reference, says_no_value, unescape,
+    untyped_help, untyped_message, untyped_subschemas,
 };
 use schemcp_contract::keywords::ANNOTATIONS;
 use schemcp_contract::resources::inline_resources;
@@ -837,11 +837,13 @@ fn collect_schema(
     let array_only = |reference: &str| {
         resolve(reference, &defs).is_ok_and(|index| array_only_defs.contains(&index))
     };
-    // Definitions that leave their kind open, which typify cannot tell apart in an `anyOf`.
+    // Definitions that leave their kind open, which typify cannot tell apart in an `anyOf`;
+    // nor one that is a reference to another (typify's newtype of it, taken for an object:
+    // `anyOf: [<alias of an object>, <null>]` became a struct no `null` fitted).
     let open_defs: BTreeSet<usize> = members
         .iter()
         .enumerate()
-        .filter(|(_, m)| open_branch(&m.schema))
+        .filter(|(_, m)| open_branch(&m.schema) || plain_reference(&m.schema).is_some())
         .map(|(i, _)| i)
         .collect();
     let open_ref =

@@ -6,6 +6,10 @@ valid and 4 invalid instances: values drawn to fit the schema, then mutated (a m
 kind, a required member left out, an unknown member, an item past a tuple, integers past 64
 bits), every one labelled by Python's `jsonschema`, not by this script.
 
+A second family, `refs*.json`, draws schemas made of definitions that reference each other:
+aliases (a definition that is a `$ref`), mutual recursion through members, items, maps and
+nullable unions, references with keywords beside them, and `allOf` merges of references.
+
 The unions, defaults and models corpora cover objects; this one covers the rest, and the
 integers no 64-bit type holds. tests/shapes.rs runs the fidelity harness over it. The corpus is
 committed, so the test depends neither on this script nor on Python; to regenerate it (with
@@ -25,6 +29,8 @@ import sys
 from jsonschema import Draft202012Validator
 
 SEEDS = [21, 22, 23, 31, 32, 33, 34, 35, 36]
+# The refs family (`linked`), drawn from its own seeds.
+REF_SEEDS = [41, 42, 43, 44]
 SCHEMAS_PER_SEED = 100
 NAMES = ["a", "b", "c", "kind", "x-y", "type"]
 STRINGS = ["", "a", "ab", "abc", "hello world", "ÿ€😀", "line\nbreak", "q\"uote", "2024-01-02", "0"]
@@ -287,15 +293,83 @@ def mutate(rnd, value):
     return copy.deepcopy(rnd.choice(POOL + BIG))
 
 
-def groups(seed):
+def linked(rnd, depth, defs, building):
+    """A schema of the refs family: definitions that reference each other (aliases, mutual
+    recursion through members, items, maps and nullable unions), references with keywords
+    beside them, and `allOf` merges of references."""
+    pick = rnd.random()
+    if depth <= 0 or pick < 0.15:
+        return scalar(rnd)
+    if pick < 0.40:
+        done = [name for name in defs if name not in building]
+        if done and rnd.random() < 0.5:
+            name = rnd.choice(done)
+        else:
+            name = f"d{len(defs)}"
+            defs[name] = {}
+            building.add(name)
+            defs[name] = linked(rnd, depth - 1, defs, building)
+            building.discard(name)
+        out = {"$ref": f"#/$defs/{name}"}
+        beside = rnd.random()
+        if beside < 0.15:
+            out["description"] = "see " + name
+        elif beside < 0.25:
+            out["type"] = rnd.choice(["object", "string", "integer", "array"])
+        elif beside < 0.32:
+            out["properties"] = {"extra": scalar(rnd)}
+        elif beside < 0.38:
+            out["default"] = None
+        return out
+    if pick < 0.55:
+        a, b = f"d{len(defs)}", f"d{len(defs) + 1}"
+        defs[a] = {"type": "object", "properties": {"b": {"$ref": f"#/$defs/{b}"}, "v": scalar(rnd)}}
+        holder = rnd.choice(["items", "additionalProperties", "anyOf"])
+        if holder == "items":
+            defs[b] = {"type": "array", "items": {"$ref": f"#/$defs/{a}"}}
+        elif holder == "additionalProperties":
+            defs[b] = {"type": "object", "additionalProperties": {"$ref": f"#/$defs/{a}"}}
+        else:
+            defs[b] = {"anyOf": [{"$ref": f"#/$defs/{a}"}, {"type": "null"}]}
+        return {"$ref": f"#/$defs/{a}"}
+    if pick < 0.70:
+        members = {n: linked(rnd, depth - 1, defs, building) for n in rnd.sample(NAMES, rnd.randint(1, 3))}
+        out = {"type": "object", "properties": members, "required": rnd.sample(NAMES, 1)}
+        if rnd.random() < 0.3:
+            out["additionalProperties"] = linked(rnd, depth - 1, defs, building)
+        return out
+    if pick < 0.80:
+        return {"allOf": [linked(rnd, depth - 1, defs, building), {"type": "object", "properties": {"z": scalar(rnd)}}]}
+    if pick < 0.90:
+        keyword = rnd.choice(["anyOf", "oneOf"])
+        return {keyword: [linked(rnd, depth - 1, defs, building) for _ in range(rnd.randint(2, 3))]}
+    return {"type": "array", "items": linked(rnd, depth - 1, defs, building)}
+
+
+def linked_root(rnd):
+    defs = {}
+    schema = linked(rnd, 3, defs, set())
+    if defs:
+        schema = {"$defs": defs, **schema} if "$defs" not in schema else {"$defs": defs, "allOf": [schema]}
+    return schema
+
+
+# (file name prefix, group prefix, seeds, how a schema is drawn, attempts at instances)
+FAMILIES = [
+    ("shapes", "s", SEEDS, lambda rnd: root(rnd), 300),
+    ("refs", "r", REF_SEEDS, linked_root, 200),
+]
+
+
+def groups(seed, make_root=lambda rnd: root(rnd), prefix="s", attempts=300):
     rnd = random.Random(seed)
     out = []
     for index in range(SCHEMAS_PER_SEED):
-        schema = root(rnd)
+        schema = make_root(rnd)
         defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
         validator = Draft202012Validator(schema)
         tests, seen = [], set()
-        for attempt in range(300):
+        for attempt in range(attempts):
             data = draw(rnd, schema, defs)
             if attempt % 2:
                 data = mutate(rnd, data)
@@ -308,17 +382,18 @@ def groups(seed):
             if have < (8 if valid else 4):
                 tests.append({"description": key, "data": data, "valid": valid})
         if any(t["valid"] for t in tests):
-            out.append({"description": f"s{seed}-{index}", "schema": schema, "tests": tests})
+            out.append({"description": f"{prefix}{seed}-{index}", "schema": schema, "tests": tests})
     return out
 
 
 def main():
     folder = sys.argv[1]
     os.makedirs(folder, exist_ok=True)
-    for seed in SEEDS:
-        with open(os.path.join(folder, f"shapes{seed}.json"), "w") as f:
-            json.dump(groups(seed), f, separators=(",", ":"))
-            f.write("\n")
+    for name, prefix, seeds, make_root, attempts in FAMILIES:
+        for seed in seeds:
+            with open(os.path.join(folder, f"{name}{seed}.json"), "w") as f:
+                json.dump(groups(seed, make_root, prefix, attempts), f, separators=(",", ":"))
+                f.write("\n")
 
 
 if __name__ == "__main__":

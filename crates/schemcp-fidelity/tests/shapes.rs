@@ -1,6 +1,7 @@
 //! The fidelity harness on the shapes corpus (`shapes/corpus`, written by `shapes/generate.py`):
 //! random schemas of every kind of value, mixing the keywords the JSON-Schema-Test-Suite tests
-//! one at a time. Found there, and fixed:
+//! one at a time (`shapes*.json`), and schemas of definitions that reference each other
+//! (`refs*.json`). Found there, and fixed:
 //! - code that did not compile: two array variants of one `anyOf` both converted
 //!   `From<Vec<Value>>`; an `enum` value below the `minimum` written as a `u64`;
 //! - types that refused valid values: a tuple branch of a union made the union a struct (no
@@ -10,7 +11,11 @@
 //!   of another type, equal `anyOf` or `oneOf` branches, an `anyOf` of one `anyOf`, a nullable
 //!   tuple position of a checked string, an `allOf` of one branch in a tuple position;
 //! - a member that could only be `null` (through an `allOf`) came back as `null` when it had
-//!   been left out.
+//!   been left out;
+//! - a union with a `$ref` beside a `description`, or with a definition that is itself a
+//!   `$ref`, was typed as a struct of flattened parts, which refused `null`, strings and
+//!   booleans the other branches allow, and dropped the members of two branches naming one
+//!   definition.
 //!
 //! The targets are the suite's: no panic, code that compiles, every invalid instance rejected.
 //! What is left is documented and checked here instance by instance:
@@ -19,7 +24,9 @@
 //!   `i64` (`u64` from a `minimum` of 0), and the error names the member;
 //! - a valid instance comes back changed only by a member an open object does not declare;
 //! - a schema is degraded only for keywords of two kinds without a `type` (`{"minimum": 0,
-//!   "maxLength": 3}`), which the README lists.
+//!   "maxLength": 3}`), which the README lists, or in the three groups listed below, where a
+//!   part no value fits is merged;
+//! - in two groups, `format: date` strings that are no dates are refused by `NaiveDate`.
 //!
 //! A lower count is a regression; a higher one should raise the floor.
 
@@ -27,9 +34,25 @@ use schemcp_fidelity::{Generation, Side, exceptions, rows};
 use serde_json::Value;
 
 /// Measured on this corpus (input and output alike).
-const TYPED: usize = 871;
-const ACCEPTED: usize = 6081;
-const FAITHFUL: usize = 5602;
+const TYPED: usize = 1166;
+const ACCEPTED: usize = 7988;
+const FAITHFUL: usize = 6954;
+
+/// Groups degraded because no value fits a part typify merges, though the schema has values
+/// (the generator keeps a type without values only where the schema itself says so; see
+/// docs/keywords.md, "Types no value fits"). Each is a contradiction the random draw made.
+const NO_VALUE_FITS: [(&str, &str); 3] = [
+    ("r41-58", "items: a string or a number, and an object"),
+    (
+        "r41-85",
+        "items: a reference to a boolean, beside `type: array`",
+    ),
+    ("r42-15", "an `allOf` of `null` or a string, and an object"),
+];
+
+/// Groups whose `format: date` strings are no dates: `format` is an annotation, and the
+/// generated `chrono::NaiveDate` still refuses them (README).
+const NOT_DATES: [&str; 2] = ["r43-25", "r43-41"];
 
 /// Whether `value` holds an integer (JSON Schema's: `1e300` is one) outside `i64`.
 fn holds_a_wide_integer(value: &Value) -> bool {
@@ -61,8 +84,8 @@ fn generator_fidelity_on_shapes() {
     let results =
         schemcp_fidelity::run_committed_corpus("crates/schemcp-fidelity/shapes/corpus").unwrap();
     let (_, total) = rows(&results);
-    assert_eq!(total.groups, 886, "the committed corpus has 886 groups");
-    assert_eq!((total.valid, total.invalid), (6179, 3354));
+    assert_eq!(total.groups, 1184, "the committed corpus has 1184 groups");
+    assert_eq!((total.valid, total.invalid), (8117, 4546));
     for result in &results {
         for side in [Side::Input, Side::Output] {
             let what = format!("{} ({side:?})", result.group.description);
@@ -74,7 +97,11 @@ fn generator_fidelity_on_shapes() {
                 Generation::NoType => panic!("{what}: no type and no diagnostic"),
                 Generation::Refused(d) => panic!("{what}: refused: {d:?}"),
                 Generation::Degraded(warnings) => assert!(
-                    warnings.iter().all(|w| w.contains("but has no `type`")),
+                    warnings.iter().all(|w| w.contains("but has no `type`"))
+                        || NO_VALUE_FITS
+                            .iter()
+                            .any(|(group, _)| *group == result.group.description)
+                            && warnings.iter().all(|w| w.contains("a type no value fits")),
                     "{what}: degraded for another reason: {warnings:?}"
                 ),
                 Generation::Typed(_) => {}
@@ -92,7 +119,7 @@ fn generator_fidelity_on_shapes() {
                 .data;
             match what.as_str() {
                 "valid, not accepted" => assert!(
-                    holds_a_wide_integer(data),
+                    holds_a_wide_integer(data) || NOT_DATES.contains(&group.as_str()),
                     "{side:?} {group} {test}: refused, and not for a wide integer: {why}"
                 ),
                 "valid, not faithful" => assert!(
