@@ -1082,6 +1082,17 @@ pub fn exceptions(results: &[GroupResult], side: Side) -> Vec<[String; 5]> {
     out
 }
 
+/// Why generation failed in a way no corpus allows (a panic, code that does not compile, no
+/// type and no diagnostic), or `None`.
+pub fn generation_failure(generation: &Generation) -> Option<String> {
+    match generation {
+        Generation::Panicked(_) | Generation::Uncompilable(_) | Generation::NoType => {
+            Some(generation_reason(generation))
+        }
+        _ => None,
+    }
+}
+
 fn generation_reason(generation: &Generation) -> String {
     match generation {
         Generation::Refused(d) => format!("refused: {}", d.join("; ")),

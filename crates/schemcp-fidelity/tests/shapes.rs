@@ -30,7 +30,7 @@
 //!
 //! A lower count is a regression; a higher one should raise the floor.
 
-use schemcp_fidelity::{Generation, Side, exceptions, rows};
+use schemcp_fidelity::{Generation, Side, exceptions, generation_failure, rows};
 use serde_json::Value;
 
 /// Measured on this corpus (input and output alike).
@@ -89,12 +89,11 @@ fn generator_fidelity_on_shapes() {
     for result in &results {
         for side in [Side::Input, Side::Output] {
             let what = format!("{} ({side:?})", result.group.description);
-            match &result.generation[&side] {
-                Generation::Panicked(p) => panic!("{what}: the generator panicked: {p}"),
-                Generation::Uncompilable(e) => {
-                    panic!("{what}: generated code does not compile: {e}")
-                }
-                Generation::NoType => panic!("{what}: no type and no diagnostic"),
+            let generation = &result.generation[&side];
+            if let Some(failure) = generation_failure(generation) {
+                panic!("{what}: {failure}");
+            }
+            match generation {
                 Generation::Refused(d) => panic!("{what}: refused: {d:?}"),
                 Generation::Degraded(warnings) => assert!(
                     warnings.iter().all(|w| w.contains("but has no `type`"))
@@ -105,6 +104,9 @@ fn generator_fidelity_on_shapes() {
                     "{what}: degraded for another reason: {warnings:?}"
                 ),
                 Generation::Typed(_) => {}
+                Generation::Panicked(_) | Generation::Uncompilable(_) | Generation::NoType => {
+                    unreachable!("reported above")
+                }
             }
         }
     }
