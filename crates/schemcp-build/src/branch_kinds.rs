@@ -65,13 +65,26 @@ pub(crate) fn kind_keywords_into_branches(
     let only_these = object.keys().all(|k| {
         k == union || stays_around(k) || moved.contains(k) || BESIDE.contains(&k.as_str())
     });
-    if moved.is_empty() || !only_these || evaluating(object) {
+    if moved.is_empty() || !only_these {
         return;
     }
     let Some(Value::Array(branches)) = object.get(union) else {
         return;
     };
-    if branches.iter().filter_map(Value::as_object).any(evaluating) {
+    if evaluating(object) || branches.iter().filter_map(Value::as_object).any(evaluating) {
+        // Left beside the union; where the union lets one kind of value through, that is the
+        // schema's `type`, written out so the keywords are read as that kind's (a tagged
+        // union with `unevaluatedProperties: false` beside it is an object), not as keywords
+        // that let every other kind through.
+        if !object.contains_key("type")
+            && let Some((_, kinds)) = union_kinds(object, kinds_of)
+            && let Some(kind) = sole_kind(&kinds)
+            && moved
+                .iter()
+                .all(|k| keyword_kind(k).is_some_and(|of| constrains(&kinds, of)))
+        {
+            object.insert("type".into(), Value::String(kind.into()));
+        }
         return;
     }
     let Some(kinds) = branches
@@ -108,6 +121,15 @@ pub(crate) fn kind_keywords_into_branches(
                 *branch = serde_json::json!({ "allOf": [alone, Value::Object(own)] });
             }
         }
+    }
+}
+
+/// The one kind `kinds` amounts to (`integer` and `number` together are `number`), if one.
+fn sole_kind(kinds: &BTreeSet<String>) -> Option<&str> {
+    match kinds.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [kind] => Some(kind),
+        ["integer", "number"] => Some("number"),
+        _ => None,
     }
 }
 
@@ -383,18 +405,53 @@ mod tests {
             json!({ "anyOf": [{ "type": "object" }, { "minLength": 1 }], "properties": {} }),
             json!({ "anyOf": [{ "type": "object" }, true], "properties": {} }),
             json!({ "anyOf": [{ "$ref": "#/$defs/Open" }], "properties": {} }),
-            // Keywords that read what the branches evaluate, or apply beside them.
-            json!({ "anyOf": [{ "type": "object" }], "unevaluatedProperties": false }),
+            // Keywords that apply beside them.
             json!({ "anyOf": [{ "type": "object" }], "properties": {}, "$ref": "#/$defs/Text" }),
             json!({ "anyOf": [{ "type": "object" }], "properties": {}, "type": "object" }),
-            // A branch that reads what is evaluated beside it.
-            json!({ "anyOf": [{ "type": "object", "unevaluatedProperties": false }], "properties": {} }),
+            // Keywords that read what the branches evaluate, where the union lets more than
+            // one kind through.
+            json!({ "anyOf": [{ "type": "object" }, { "type": "string" }], "unevaluatedProperties": false }),
             // Both unions, or nothing to move.
             json!({ "anyOf": [{ "type": "object" }], "oneOf": [{ "type": "object" }], "required": [] }),
             json!({ "anyOf": [{ "type": "object" }], "title": "T" }),
         ] {
             assert_eq!(rewritten(schema.clone()), schema);
         }
+    }
+
+    /// Keywords that read what the branches evaluate stay beside the union; where it lets one
+    /// kind through, that kind is written out as the `type` (a tagged union closed by
+    /// `unevaluatedProperties: false` is an object, not a schema every other kind passes).
+    #[test]
+    fn a_union_of_one_kind_says_the_type_of_keywords_that_stay_beside_it() {
+        let tagged = json!({
+            "oneOf": [
+                { "type": "object", "properties": { "kind": { "const": "a" } } },
+                { "$ref": "#/$defs/Text" }
+            ],
+            "unevaluatedProperties": false
+        });
+        let mut expected = tagged.clone();
+        expected["oneOf"][1] = json!({ "type": "object" });
+        let mut object = expected.clone();
+        object["type"] = json!("object");
+        assert_eq!(rewritten(expected), object);
+        let branch = json!({
+            "anyOf": [{ "type": "object", "unevaluatedProperties": false }],
+            "properties": {}
+        });
+        let mut typed = branch.clone();
+        typed["type"] = json!("object");
+        assert_eq!(rewritten(branch), typed);
+        // Integers are numbers.
+        let numbers = json!({
+            "anyOf": [{ "type": "integer" }, { "type": "number", "unevaluatedItems": false }],
+            "minimum": 0
+        });
+        let mut typed = numbers.clone();
+        typed["type"] = json!("number");
+        assert_eq!(rewritten(numbers), typed);
+        assert_eq!(rewritten(tagged.clone()), tagged, "`Text` is a string");
     }
 
     #[test]

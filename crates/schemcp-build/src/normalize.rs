@@ -55,10 +55,55 @@ pub(crate) fn drop_opaque_nots(schema: &mut Value) {
         }
         _ => false,
     };
-    if object.get("not").is_some_and(|negated| !readable(negated)) {
-        object.shift_remove("not");
+    if object.get("not").is_some_and(|negated| !readable(negated))
+        && let Some(negated) = object.shift_remove("not")
+        && object.contains_key("properties")
+        && EVALUATING.iter().all(|k| !object.contains_key(*k))
+        && fewer_members_may_match(&negated, object.get("properties"))
+    {
+        // The struct would drop the members the object does not declare, and fewer members
+        // may match what `not` denies: `{"zz": 1}` against `"not": {"maxProperties": 0}` came
+        // back as `{}`, which a result cannot be. Those members are kept in a map.
+        object.insert("additionalProperties".into(), json!({}));
     }
     for_each_child_mut(object, &mut drop_opaque_nots);
+}
+
+/// The keywords that say what happens to members `properties` does not declare.
+const EVALUATING: [&str; 3] = [
+    "additionalProperties",
+    "patternProperties",
+    "unevaluatedProperties",
+];
+
+/// Whether an object that matches none of `negated` may match it once members outside
+/// `declared` (the holder's `properties`) are dropped: some keyword of it (or of its
+/// `allOf`/`anyOf`/`oneOf` branches) holds fewer members to a rule (`maxProperties`,
+/// `propertyNames`, `additionalProperties`, ...), or declares a member the holder does not.
+/// `required` and `minProperties` only ever fail on fewer members, so the negation of them
+/// only ever holds.
+fn fewer_members_may_match(negated: &Value, declared: Option<&Value>) -> bool {
+    let Value::Object(negated) = negated else {
+        return false;
+    };
+    negated
+        .iter()
+        .any(|(keyword, value)| match keyword.as_str() {
+            "maxProperties" | "propertyNames" | "dependentRequired" | "dependentSchemas"
+            | "not" | "if" | "$ref" | "$dynamicRef" => true,
+            k if EVALUATING.contains(&k) => true,
+            "properties" => value.as_object().is_some_and(|members| {
+                members
+                    .keys()
+                    .any(|name| declared.and_then(|d| d.get(name)).is_none())
+            }),
+            "allOf" | "anyOf" | "oneOf" => value.as_array().is_some_and(|branches| {
+                branches
+                    .iter()
+                    .any(|b| fewer_members_may_match(b, declared))
+            }),
+            _ => false,
+        })
 }
 
 /// Keeps the members `patternProperties` describe, in the schema typify converts. typify ignores
@@ -702,13 +747,17 @@ fn only_counts(branch: &Value) -> bool {
 /// Gives every `propertyNames` subschema without a `type` the `"type": "string"` it means
 /// (property names are strings), so `{"maxLength": 3}` there is not taken for a schema that
 /// also accepts other kinds of values. A boolean one is dropped: `true` says nothing, and
-/// `false` (no member at all) only rejects, which validation does.
+/// `false` (no member at all) only rejects, which validation does. So is one beside
+/// `properties`: typify makes a struct that does not read it, and panics where it merges such
+/// an object with another (a member declared beside an `allOf` and in one of its branches).
 pub(crate) fn type_property_names(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
     for_each_child_mut(object, &mut type_property_names);
-    if let Some(Value::Bool(_)) = object.get("propertyNames") {
+    if matches!(object.get("propertyNames"), Some(Value::Bool(_)))
+        || object.contains_key("properties")
+    {
         object.shift_remove("propertyNames");
     }
     if let Some(Value::Object(names)) = object.get_mut("propertyNames")
@@ -1401,6 +1450,80 @@ pub(crate) fn split_ref_siblings(schema: &mut Value) {
     object.insert("allOf".into(), Value::Array(branches));
 }
 
+/// Whether a definition can be copied in place of a `$ref` to it by
+/// [`inline_open_references`]: it says no kind of value (no `type`, `enum`, `const`), only
+/// keywords for kinds of value and annotations, so nothing in it depends on where it stands
+/// (no identifier, reference or applicator at its top).
+pub(crate) fn open_keywords_only(schema: &Value) -> bool {
+    let Value::Object(object) = schema else {
+        return false;
+    };
+    object.keys().any(|k| keyword_kind(k).is_some())
+        && object
+            .keys()
+            .all(|k| keyword_kind(k).is_some() || ANNOTATIONS.contains(&k.as_str()))
+}
+
+/// Rewrites `{"$ref": R, ...}` where `R` is a definition [`open_keywords_only`] accepts
+/// (`{"properties": ...}` without a `type`) into `{"allOf": [<R copied>], ...}`, which means
+/// the same in 2020-12 (a `$ref` applies in place, like an `allOf` branch, and
+/// `unevaluatedProperties` sees through both). `definition(R)` gives that definition.
+///
+/// `R`'s own type is an enum of its object type and every other kind of value; typify merged
+/// that enum with the keywords beside the reference into a plain struct, which refused the
+/// other kinds the schema accepts (`7` against `{"$ref": R, "unevaluatedProperties": false}`)
+/// or, beside `"type": "object"`, dropped `R`'s members. Copied in, the schema is read like
+/// any schema whose keywords sit in `allOf` branches. A plain reference (annotations,
+/// identifiers or definitions beside it) stays: it is `R`'s type.
+pub(crate) fn inline_open_references(
+    schema: &mut Value,
+    definition: &dyn Fn(&str) -> Option<Value>,
+) {
+    inline_open_references_within(schema, definition, &mut Vec::new());
+}
+
+/// [`inline_open_references`], inside the copies of the definitions `inlining` names: a
+/// reference to one of them there stays as written, or a definition that references itself
+/// would be copied forever.
+fn inline_open_references_within(
+    schema: &mut Value,
+    definition: &dyn Fn(&str) -> Option<Value>,
+    inlining: &mut Vec<String>,
+) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut |child| {
+        inline_open_references_within(child, definition, inlining)
+    });
+    // Identifiers and definitions beside the reference constrain nothing.
+    let beside = object.keys().any(|k| {
+        k != "$ref" && !IDENTIFIERS.contains(&k.as_str()) && !ANNOTATIONS.contains(&k.as_str())
+    });
+    let Some(reference) = object
+        .get("$ref")
+        .and_then(Value::as_str)
+        .filter(|r| beside && !inlining.iter().any(|i| i == r))
+        .map(str::to_string)
+    else {
+        return;
+    };
+    let Some(mut copy) = definition(&reference) else {
+        return;
+    };
+    // The copy may hold references beside keywords too.
+    inlining.push(reference);
+    inline_open_references_within(&mut copy, definition, inlining);
+    inlining.pop();
+    object.shift_remove("$ref");
+    match object.get_mut("allOf") {
+        Some(Value::Array(branches)) => branches.push(copy),
+        _ => {
+            object.insert("allOf".into(), json!([copy]));
+        }
+    }
+}
+
 /// Drops what stands beside a `$ref` but cannot constrain a value the reference accepts:
 /// keywords for kinds of value the definition's `type` excludes (`items` beside a reference to
 /// an object), and a `type` that allows every kind the definition does. `kinds_of(reference)`
@@ -1894,8 +2017,10 @@ pub(crate) fn settle_unevaluated(schema: &mut Value) {
 /// The schemas stay where they are until then, so references in them are found and renamed
 /// like any other. typify converts type parameters without a name to derive nested type
 /// names from, so each position is marked with the path its name takes after its parent's.
+/// The same walk names the members of union branches that typify would name alike
+/// ([`name_members_apart`]).
 pub(crate) fn open_tuples(schema: &mut Value) {
-    open_tuples_at(schema, "");
+    open_tuples_at(schema, "", "");
 }
 
 /// On a `prefixItems` array [`finish_tuples`] converts.
@@ -1903,7 +2028,50 @@ const PREFIX_MARKER: &str = "x-schemcp-prefix";
 /// On a position (or the `items` past them): the name its type takes after its parent's.
 const POSITION_MARKER: &str = "x-schemcp-position";
 
-fn open_tuples_at(schema: &mut Value, path: &str) {
+/// Marks, for [`finish_tuples`], the members that two branches of one `anyOf`/`oneOf`
+/// declare under one name with different schemas, each with a path of its own (`path`, where
+/// `allOf` branches add nothing since typify merges them into their holder, then
+/// `Variant{i}` and the member's name, as typify names the types of numbered variants; see
+/// [`crate::union_names`] for the names they end with). typify names a member's type after
+/// the union and the member (`x` of either variant of `Root` is `RootX`), and where a name
+/// repeats it silently reuses the type it made first: `{"kind": "p", "x": {"m": "hi"}}` came
+/// back as `{"kind": "p", "x": {}}`, read with the other branch's `x`.
+fn name_members_apart(branches: &mut [Value], path: &str) {
+    let mut seen: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for branch in branches.iter() {
+        let members = branch.get("properties").and_then(Value::as_object);
+        for (name, member) in members.into_iter().flatten() {
+            let schemas = seen.entry(name.clone()).or_default();
+            if !schemas.iter().any(|s| json_equal(s, member)) {
+                schemas.push(member.clone());
+            }
+        }
+    }
+    for (i, branch) in branches.iter_mut().enumerate() {
+        let Some(Value::Object(members)) = branch.get_mut("properties") else {
+            continue;
+        };
+        for (name, member) in members.iter_mut() {
+            if seen.get(name).is_none_or(|schemas| schemas.len() < 2) {
+                continue;
+            }
+            let member = match nullable_part(member) {
+                Some(part) => part,
+                None => member,
+            };
+            if let Value::Object(member) = member
+                && !["title", "$ref", POSITION_MARKER]
+                    .iter()
+                    .any(|k| member.contains_key(*k))
+            {
+                let name = format!("{path}Variant{i}{}", pascal(name));
+                member.insert(POSITION_MARKER.into(), Value::String(name));
+            }
+        }
+    }
+}
+
+fn open_tuples_at(schema: &mut Value, path: &str, merged: &str) {
     let Value::Object(object) = schema else {
         return;
     };
@@ -1911,16 +2079,24 @@ fn open_tuples_at(schema: &mut Value, path: &str) {
         match (children(keyword), value) {
             (Some(Children::Named), Value::Object(map)) => {
                 for (name, child) in map.iter_mut() {
-                    open_tuples_at(child, &format!("{path}{}", pascal(name)));
+                    let name = pascal(name);
+                    open_tuples_at(child, &format!("{path}{name}"), &format!("{merged}{name}"));
                 }
             }
             (Some(Children::One | Children::List), Value::Array(list)) => {
                 for (i, child) in list.iter_mut().enumerate() {
-                    open_tuples_at(child, &format!("{path}{}{i}", pascal(keyword)));
+                    let at = format!("{}{i}", pascal(keyword));
+                    // typify merges `allOf` branches into the type of their holder.
+                    let merged = match keyword.as_str() {
+                        "allOf" => merged.to_string(),
+                        _ => format!("{merged}{at}"),
+                    };
+                    open_tuples_at(child, &format!("{path}{at}"), &merged);
                 }
             }
             (Some(Children::One), child) => {
-                open_tuples_at(child, &format!("{path}{}", pascal(keyword)))
+                let at = pascal(keyword);
+                open_tuples_at(child, &format!("{path}{at}"), &format!("{merged}{at}"))
             }
             _ => {}
         }
@@ -1932,6 +2108,7 @@ fn open_tuples_at(schema: &mut Value, path: &str) {
                     branch.insert(POSITION_MARKER.into(), json!(format!("{path}{suffix}")));
                 }
             }
+            name_members_apart(branches, merged);
         }
     }
     if !object.contains_key("prefixItems")
@@ -2756,8 +2933,43 @@ mod tests {
                     "listed": {},
                     "empty": {}
                 },
-                "$defs": { "A": {} }
+                "$defs": { "A": {} },
+                // `{"a": 1, "zz": 2}` is valid (`zz` is unevaluated there) and `{"a": 1}` is
+                // not: the members the struct would drop are kept.
+                "additionalProperties": {}
             })
+        );
+    }
+
+    #[test]
+    fn members_a_dropped_not_may_deny_are_kept() {
+        let dropped = |negated: Value| {
+            let mut schema = json!({
+                "type": "object",
+                "properties": { "a": { "type": "integer" } },
+                "not": negated
+            });
+            drop_opaque_nots(&mut schema);
+            assert!(schema.get("not").is_none(), "{schema}");
+            schema.get("additionalProperties").cloned()
+        };
+        // `{"zz": 1}` is valid; without `zz`, `{}` is not.
+        assert_eq!(dropped(json!({ "maxProperties": 0 })), Some(json!({})));
+        assert_eq!(
+            dropped(json!({ "propertyNames": { "const": "a" } })),
+            Some(json!({}))
+        );
+        assert_eq!(
+            dropped(json!({ "anyOf": [{ "properties": { "zz": false } }] })),
+            Some(json!({}))
+        );
+        // Fewer members never make these hold: `required` and `minProperties` only fail on
+        // fewer, and the holder declares `a`.
+        assert_eq!(dropped(json!({ "required": ["zz"] })), None);
+        assert_eq!(dropped(json!({ "minProperties": 2 })), None);
+        assert_eq!(
+            dropped(json!({ "properties": { "a": { "maximum": 3 } }, "required": ["a"] })),
+            None
         );
     }
 

@@ -2351,3 +2351,140 @@ fn unions_through_references_are_enums() {
         assert!(!code.contains("subtype_"), "{union}:\n{code}");
     }
 }
+
+/// Two branches of a tagged union that declare one member name with different schemas: typify
+/// named both types `TInputX` and silently kept the first, so `{"kind": "p", "x": {"m": "hi"}}`
+/// came back as `{"kind": "p", "x": {}}`. Each gets a type of its own, named after its variant.
+#[test]
+fn members_of_one_name_in_two_branches_get_types_of_their_own() {
+    let branch = |tag: &str, x: Value| {
+        json!({
+            "type": "object",
+            "properties": {"kind": {"const": tag}, "x": x, "same": {"enum": ["a", "b"]}},
+            "required": ["kind"]
+        })
+    };
+    let input = json!({"type": "object", "oneOf": [
+        branch("r", json!({"type": "object", "properties": {"n": {"type": "boolean"}}})),
+        branch("p", json!({"type": "object", "properties": {"m": {"type": "string"}}})),
+    ]});
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    let union = item(&code, "enum", "TInput");
+    assert!(has(union, "x: ::std::option::Option<TInputRX>"), "{code}");
+    assert!(has(union, "x: ::std::option::Option<TInputPX>"), "{code}");
+    assert!(has(item(&code, "struct", "TInputRX"), "pub n:"), "{code}");
+    assert!(has(item(&code, "struct", "TInputPX"), "pub m:"), "{code}");
+    // A member both branches declare alike keeps one type.
+    assert_eq!(count(&code, "pub enum TInputSame "), 1, "{code}");
+}
+
+/// A `$ref` beside keywords, to a definition that says no `type`: its values of every other
+/// kind are valid, and the reference's members are the object's. typify merged the
+/// definition's enum with the keywords into a plain struct, which refused `7` and, beside
+/// `"type": "object"`, dropped the definition's members (`a` came back absent).
+#[test]
+fn references_beside_keywords_to_definitions_without_type_are_read_in_place() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "open": {"$ref": "#/$defs/base", "properties": {"b": {"type": "integer"}}, "unevaluatedProperties": false},
+            "object": {"type": "object", "$ref": "#/$defs/base", "properties": {"b": {"type": "integer"}}}
+        },
+        "$defs": {"base": {"properties": {"a": {"type": "string"}}}}
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert!(
+        warnings.iter().all(|w| w.contains("[other-kinds]")),
+        "{warnings:?}"
+    );
+    let open = item(&code, "enum", "TInputOpen");
+    assert!(has(open, "NotObject("), "{code}");
+    assert!(
+        has(open, "a: ::std::option::Option<::std::string::String>"),
+        "{code}"
+    );
+    assert!(has(open, "b: ::std::option::Option<i64>"), "{code}");
+    let object = item(&code, "struct", "TInputObject");
+    assert!(
+        has(
+            object,
+            "pub a: ::std::option::Option<::std::string::String>"
+        ),
+        "{code}"
+    );
+    assert!(has(object, "pub b: ::std::option::Option<i64>"), "{code}");
+}
+
+/// An open object with a `not` typify cannot read, which fewer members may match: the
+/// members it does not declare are kept (`{"zz": 1}` against `"not": {"maxProperties": 0}`
+/// came back as `{}`, which `not` denies).
+#[test]
+fn members_a_not_may_count_are_kept() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "filled": {"type": "object", "properties": {"b": {"type": "boolean"}}, "not": {"maxProperties": 0}},
+            "forbids": {"type": "object", "properties": {"b": {"type": "boolean"}}, "not": {"required": ["b"]}}
+        }
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    assert!(
+        has(item(&code, "struct", "TInputFilled"), "#[serde(flatten)]"),
+        "{code}"
+    );
+    assert!(
+        !has(item(&code, "struct", "TInputForbids"), "flatten"),
+        "{code}"
+    );
+}
+
+/// An optional member without a `type` (`{"properties": ...}`) may be `null`, which its enum
+/// holds as `NotObject`: an explicit `null` is read as that value, not as an absent member
+/// (`{"v": null}` came back as `{}`, which a `dependentRequired` on `v` refuses).
+#[test]
+fn a_member_of_every_other_kind_keeps_an_explicit_null() {
+    let input = json!({
+        "type": "object",
+        "properties": {"v": {"properties": {"a": {"type": "integer"}}}, "w": {"type": "string"}}
+    });
+    let (code, _) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    let input = item(&code, "struct", "TInput");
+    let v = &input[input
+        .find("deserialize_with")
+        .expect("a field read by `present`")..];
+    assert!(
+        v.starts_with("deserialize_with = \"::schemcp_runtime::__private::present\"")
+            && v.find("pub v:") < v.find("pub w:"),
+        "{code}"
+    );
+    assert_eq!(count(input, "present"), 1, "{code}");
+}
+
+/// A tagged union whose variants hold a tag and one optional member that may be `null`:
+/// marked for its `null`, the member was required in what typify read, which took it for an
+/// adjacently tagged enum with the marked name as its content
+/// (`#[serde(tag = "kind", content = "b\u{1}")]`), refusing every value.
+#[test]
+fn a_tag_beside_a_member_that_may_be_null_is_not_adjacent_tagging() {
+    let branch = |tag: &str, b: Value| json!({"type": "object", "properties": {"kind": {"const": tag}, "b": b}, "required": ["kind"]});
+    let input = json!({"type": "object", "anyOf": [
+        branch("q", json!({"type": ["string", "null"]})),
+        branch("r", json!({"type": ["integer", "null"]})),
+    ]});
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    assert!(!code.contains("content ="), "{code}");
+    let union = item(&code, "enum", "TInput");
+    assert!(
+        has(
+            union,
+            "b: ::std::option::Option<::std::option::Option<::std::string::String>>"
+        ) && has(
+            union,
+            "b: ::std::option::Option<::std::option::Option<i64>>"
+        ),
+        "{code}"
+    );
+}

@@ -589,17 +589,63 @@ pub(crate) const NULLABLE_OPTIONAL: char = '\u{1}';
 /// `allOf` branch, or every branch of an `anyOf` or `oneOf`, at any depth), which is never
 /// there.
 pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str) -> bool) {
-    mark_nullable_optionals_in(schema, nullable, &[]);
+    mark_nullable_optionals_in(schema, nullable, &[], &BTreeSet::new());
 }
 
+/// Gives every `anyOf`/`oneOf` branch that [`mark_nullable_optionals`] marked a member of the
+/// `minProperties: 1` typify's tagged-enum patterns exclude (typify does not check it on a
+/// struct). Marked, the member is required in what typify reads, and a branch of a tag and
+/// that member alone took typify's adjacently tagged pattern with the marked name as its
+/// content (`#[serde(tag = "kind", content = "b\u{1}")]`), which refused every value: the
+/// member is `b`, and it may be left out. A branch of the marked member alone took the
+/// externally tagged one.
+pub(crate) fn marked_branches_stay_structs(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut_under(object, &|_| true, &mut marked_branches_stay_structs);
+    for keyword in ["anyOf", "oneOf"] {
+        let Some(Value::Array(list)) = object.get_mut(keyword) else {
+            continue;
+        };
+        for branch in list.iter_mut().filter_map(Value::as_object_mut) {
+            let marked = branch
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.keys().any(|k| k.ends_with(NULLABLE_OPTIONAL)));
+            if marked && !branch.contains_key("minProperties") {
+                branch.insert("minProperties".into(), json!(1));
+            }
+        }
+    }
+}
+
+/// [`mark_nullable_optionals`] below a schema that names `named_around` and leaves out
+/// `left_out_around` (members a branch may declare but a closed schema typify merges it with
+/// does not: `{"allOf": [{"properties": {"a": ..}, "additionalProperties": false},
+/// {"properties": {"d": ..}}]}` never has a `d`).
 fn mark_nullable_optionals_in(
     schema: &mut Value,
     nullable: &dyn Fn(&str) -> bool,
     named_around: &[String],
+    left_out_around: &BTreeSet<String>,
 ) {
     let Value::Object(object) = schema else {
         return;
     };
+    let mut in_branches = Named::default();
+    for keyword in MERGED {
+        for branch in branches(object, keyword) {
+            collect_named(branch, &mut in_branches);
+        }
+    }
+    let left_out: BTreeSet<String> = in_branches
+        .marked
+        .into_iter()
+        .chain(in_branches.unmarked)
+        .filter(|name| leaves_out(object, name))
+        .chain(left_out_around.iter().cloned())
+        .collect();
     let mut never_null = BTreeSet::new();
     for branch in branches(object, "allOf") {
         declared_never_null(branch, nullable, &mut never_null);
@@ -619,7 +665,7 @@ fn mark_nullable_optionals_in(
         .chain(declared_names(object))
         .collect();
     for_each_child_mut_under(object, &merged, &mut |child| {
-        mark_nullable_optionals_in(child, nullable, &around)
+        mark_nullable_optionals_in(child, nullable, &around, &left_out)
     });
     // Branches typify merges with each other must mark a member alike, or the merged type
     // declares it twice (`a` and `a\u{1}`) and no value fits it. Where one marks a member
@@ -633,7 +679,7 @@ fn mark_nullable_optionals_in(
         });
     }
     for_each_child_mut_under(object, &|k| !merged(k), &mut |child| {
-        mark_nullable_optionals_in(child, nullable, &[])
+        mark_nullable_optionals_in(child, nullable, &[], &BTreeSet::new())
     });
     // A member this schema leaves open (`{}`, which typify types `Value` and keeps `null` in)
     // takes a branch's type where typify merges them: `Option<String>` for `["string",
@@ -652,7 +698,7 @@ fn mark_nullable_optionals_in(
     // `leaves_out`), the member is never there: marked, the type had no values at all;
     // unmarked, it loses nothing.
     let never_there: BTreeSet<String> = declared_names(object)
-        .filter(|name| leaves_out(object, name))
+        .filter(|name| leaves_out(object, name) || left_out_around.contains(name))
         .collect();
     let Some(Value::Object(properties)) = object.get_mut("properties") else {
         return;
@@ -962,6 +1008,10 @@ fn says_null(schema: &Value, nullable: &dyn Fn(&str) -> bool) -> Option<bool> {
     };
     if let Some(Value::String(reference)) = object.get("$ref") {
         return Some(nullable(reference));
+    }
+    // The runtime's `NotObject` (`NotArray`, ...) is every other kind of value, `null` too.
+    if let Some(path) = schema.pointer("/x-rust-type/path").and_then(Value::as_str) {
+        return Some(path.starts_with("schemcp_runtime::other_kinds::Not"));
     }
     let null_type = match object.get("type") {
         Some(Value::String(kind)) => Some(kind == "null"),
@@ -1555,6 +1605,35 @@ mod tests {
         assert_eq!(
             schema["properties"]["inner"]["required"],
             json!([marked("n")])
+        );
+    }
+
+    /// A member one `allOf` branch declares and a closed sibling leaves out is never there:
+    /// marked (required), typify's merge of the two had no value.
+    #[test]
+    fn a_member_a_closed_sibling_leaves_out_is_not_marked() {
+        let mut schema = json!({
+            "allOf": [
+                { "type": "object", "properties": { "a": { "type": "string" } }, "additionalProperties": false },
+                { "properties": {
+                    "d": { "type": ["string", "null"] },
+                    "e": { "x-rust-type": { "path": "schemcp_runtime::other_kinds::NotObject" } }
+                } }
+            ]
+        });
+        let before = schema.clone();
+        mark_nullable_optionals(&mut schema, &|_| false);
+        assert_eq!(schema, before);
+        // Without the closed sibling, both may be `null` and are marked.
+        schema["allOf"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("additionalProperties");
+        mark_nullable_optionals(&mut schema, &|_| false);
+        let marked = |name: &str| format!("{name}{NULLABLE_OPTIONAL}");
+        assert_eq!(
+            schema["allOf"][1]["required"],
+            json!([marked("d"), marked("e")])
         );
     }
 

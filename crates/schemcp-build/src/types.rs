@@ -35,9 +35,10 @@ use crate::normalize::{
     absent_unmeetable_members, closed_tuples, const_as_enum, declare_required_members,
     distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
     drop_narrowing, drop_opaque_nots, drop_repeated_branches, drop_vacuous_ref_siblings,
-    finish_tuples, fold_value_branches, integral_counts, keep_counted_members, merging_holder,
-    metaschema_as_runtime_type, name_after_parent, name_nullable_root, narrow_listed_members,
-    only_narrows_arrays, open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
+    finish_tuples, fold_value_branches, inline_open_references, integral_counts,
+    keep_counted_members, merging_holder, metaschema_as_runtime_type, name_after_parent,
+    name_nullable_root, narrow_listed_members, only_narrows_arrays, open_keywords_only,
+    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
     separate_any_of_from_one_of, settle_boolean_branches, settle_object_unions, settle_unevaluated,
     single_branches_as_all_of, split_mixed_enums, split_nullable_definition, split_ref_siblings,
     supersets_first, true_as_empty, type_property_names, untag_open_lone_members,
@@ -48,9 +49,10 @@ use crate::recursion::{Merge, copied, copies_itself, merges, unending};
 use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
     RefKinds, canonical, declared_kinds, decode_segment, escape, for_each_ref_mut,
-    for_each_subschema, keyword_place, mark_defaults, mark_nullable_optionals, may_be_null,
-    members_merges_leave_no_value, mentions, open_branch, plain_reference, says_no_value, unescape,
-    untyped_help, untyped_message, untyped_subschemas,
+    for_each_subschema, keyword_place, mark_defaults, mark_nullable_optionals,
+    marked_branches_stay_structs, may_be_null, members_merges_leave_no_value, mentions,
+    open_branch, plain_reference, says_no_value, unescape, untyped_help, untyped_message,
+    untyped_subschemas,
 };
 use schemcp_contract::keywords::ANNOTATIONS;
 use schemcp_contract::resources::inline_resources;
@@ -775,6 +777,21 @@ fn collect_schema(
                 members.push(member);
             }
         }
+    }
+    // References beside keywords to definitions that leave their kind open, copied in.
+    let open_definitions: BTreeMap<usize, Value> = members
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.def_key.is_some() && open_keywords_only(&m.schema))
+        .map(|(i, m)| (i, m.schema.clone()))
+        .collect();
+    let open_definition = |reference: &str| {
+        resolve(reference, &defs)
+            .ok()
+            .and_then(|index| open_definitions.get(&index).cloned())
+    };
+    for member in &mut members {
+        inline_open_references(&mut member.schema, &open_definition);
     }
     // Definitions that say their kind; an `allOf` with a `$ref` to one has that kind.
     let typed_defs: BTreeSet<String> = members[1..]
@@ -2509,6 +2526,7 @@ fn mark_nullable(members: &mut [Member]) {
         mark_nullable_optionals(&mut member.schema, &|reference| {
             nullable.iter().any(|n| n == reference)
         });
+        marked_branches_stay_structs(&mut member.schema);
     }
     // Defaults follow: typify checks a `default` against the type, where a marked member is
     // required under its marked name (a default without it was refused as not conforming).

@@ -27,7 +27,26 @@ pub(crate) fn name_union_variants(file: &mut syn::File) {
             _ => None,
         })
         .collect();
+    // Enum name -> numbered variant name -> new name. To begin with, the variants typify named
+    // itself (tagged enums too): types named after such a variant by its number
+    // (`{Enum}Variant1{Member}`, see `normalize::name_members_apart`) take its name.
+    let mut renames: BTreeMap<String, BTreeMap<String, String>> = file
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Enum(union) => Some(union),
+            _ => None,
+        })
+        .map(|union| {
+            let named = union.variants.iter().enumerate().filter_map(|(i, v)| {
+                let numbered = format!("Variant{i}");
+                (v.ident != numbered).then(|| (numbered, v.ident.to_string()))
+            });
+            (union.ident.to_string(), named.collect())
+        })
+        .collect();
     if planned.is_empty() {
+        rename_variant_types(file, &renames);
         return;
     }
     let texts: Vec<String> = file
@@ -45,8 +64,6 @@ pub(crate) fn name_union_variants(file: &mut syn::File) {
             _ => None,
         })
         .collect();
-    // Enum name -> numbered variant name -> new name.
-    let mut renames: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for (i, names) in planned {
         let Item::Enum(union) = &mut file.items[i] else {
             unreachable!("planned for an enum");

@@ -567,24 +567,20 @@ fn negated_values_typify_cannot_infer_a_type_for_are_left_to_validation() {
 
 #[test]
 fn a_type_without_values_for_a_schema_with_values_is_refused_or_a_value() {
-    // typify merged these branches into `pub enum TOutput {}`, which refused `{"c": "x"}`.
+    // typify merges `m`'s branches into `pub enum TOutputM {}`, though `m` may be left out:
+    // the type would refuse `{}`.
     let schema = json!({
         "type": "object",
-        "required": ["c"],
-        "anyOf": [{
-            "properties": { "a": { "type": ["string", "null"] }, "c": { "const": "x" } },
-            "additionalProperties": false
-        }],
-        "oneOf": [
-            { "properties": { "c": true, "b": { "type": ["string", "null"] } } },
-            { "properties": { "c": { "type": "array" }, "b": { "type": "integer" } }, "required": ["b"] }
-        ]
+        "properties": { "m": { "allOf": [
+            { "type": "object", "properties": { "a": { "type": "null" } }, "additionalProperties": false },
+            { "properties": { "d": { "type": "number" } }, "required": ["d"] }
+        ] } }
     });
     let errors = strict(schema.clone()).unwrap_err();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
         errors[0].starts_with("/outputSchema [unsupported-schema]")
-            && errors[0].contains("typify gives it a type no value fits (`enum TOutput {}`)"),
+            && errors[0].contains("typify gives it a type no value fits (`enum TOutputM {}`)"),
         "{errors:?}"
     );
     let (code, warnings) = lenient(schema);
@@ -595,6 +591,30 @@ fn a_type_without_values_for_a_schema_with_values_is_refused_or_a_value() {
     assert!(
         warnings[0].starts_with("/outputSchema [fallback-to-value]"),
         "{warnings:?}"
+    );
+    // typify merged these branches into `pub enum TOutput {}`, which refused `{"c": "x"}`,
+    // while it read the `oneOf` branch of `c` and `b` (marked for its `null`) as an adjacently
+    // tagged variant. Kept a struct, the branch merges into the one type its values have.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "required": ["c"],
+        "anyOf": [{
+            "properties": { "a": { "type": ["string", "null"] }, "c": { "const": "x" } },
+            "additionalProperties": false
+        }],
+        "oneOf": [
+            { "properties": { "c": true, "b": { "type": ["string", "null"] } } },
+            { "properties": { "c": { "type": "array" }, "b": { "type": "integer" } }, "required": ["b"] }
+        ]
+    }))
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let squashed: String = code.split_whitespace().collect();
+    assert!(
+        squashed.contains(
+            "pubstructTOutput{#[serde(default,deserialize_with=\"::schemcp_runtime::__private::present\",skip_serializing_if=\"::std::option::Option::is_none\")]puba:::std::option::Option<::std::option::Option<::std::string::String>>,pubc:TOutputC,}"
+        ),
+        "{code}"
     );
     // A schema that says no value is valid keeps its type without values.
     let (code, _) = strict(json!({ "anyOf": [false, false] })).unwrap();

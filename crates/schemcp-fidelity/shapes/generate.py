@@ -10,12 +10,21 @@ A second family, `refs*.json`, draws schemas made of definitions that reference 
 aliases (a definition that is a `$ref`), mutual recursion through members, items, maps and
 nullable unions, references with keywords beside them, and `allOf` merges of references.
 
-The unions, defaults and models corpora cover objects; this one covers the rest, and the
-integers no 64-bit type holds. tests/shapes.rs runs the fidelity harness over it. The corpus is
-committed, so the test depends neither on this script nor on Python; to regenerate it (with
-jsonschema 4.26.0, as in the interop virtualenv `./scripts/test` makes):
+A third, `evaluated*.json`, draws objects and arrays whose keywords read each other or what
+other schemas evaluate: `allOf` parts, `if`/`then`/`else` on a tag, `dependentSchemas` and
+`dependentRequired`, `patternProperties` beside `properties`, `propertyNames`, references with
+keywords beside them (to definitions without a `type`), `unevaluatedProperties` and
+`unevaluatedItems` around all of these, `contains` with its counts, `not` over members, tagged
+unions, and `enum`/`const` of objects and arrays.
 
-    target/interop/venv/bin/python crates/schemcp-fidelity/shapes/generate.py crates/schemcp-fidelity/shapes/corpus
+The unions, defaults and models corpora cover objects; this one covers the rest, and the
+integers no 64-bit type holds. tests/shapes.rs runs the fidelity harness over it, the first two
+families (folder `corpus`) apart from the third (folder `evaluated`): one crate of generated
+code for all three took twice as long to compile as the two crates. The corpus is committed, so
+the test depends neither on this script nor on Python; to regenerate it (with jsonschema
+4.26.0, as in the interop virtualenv `./scripts/test` makes):
+
+    target/interop/venv/bin/python crates/schemcp-fidelity/shapes/generate.py crates/schemcp-fidelity/shapes
 
 and update the floors in tests/shapes.rs to what the harness then measures.
 """
@@ -31,11 +40,16 @@ from jsonschema import Draft202012Validator
 SEEDS = [21, 22, 23, 31, 32, 33, 34, 35, 36]
 # The refs family (`linked`), drawn from its own seeds.
 REF_SEEDS = [41, 42, 43, 44]
+# The evaluated family (`evaluated`).
+EVALUATED_SEEDS = [51, 52]
 SCHEMAS_PER_SEED = 100
 NAMES = ["a", "b", "c", "kind", "x-y", "type"]
 STRINGS = ["", "a", "ab", "abc", "hello world", "ÿ€😀", "line\nbreak", "q\"uote", "2024-01-02", "0"]
 # Integers no i64 holds, and one no u64 holds either: JSON Schema's integers are unbounded.
 BIG = [2**63, 2**64, -(2**63) - 1]
+# Whether `draw` merges the parts of an object first (`e_draw`): for the evaluated family only,
+# so the other families draw as they always have.
+MERGING_PARTS = False
 POOL = [None, True, False, 0, 1, -1, 7, 1.0, 2.5, -0.5, 1e300, "", "a", "xyz", [], [1], ["a", 2], {}, {"a": 1}]
 
 
@@ -210,6 +224,8 @@ def draw(rnd, schema, defs, depth=0):
         return copy.deepcopy(rnd.choice(POOL))
     if schema is False:
         return None
+    if MERGING_PARTS:
+        schema = e_draw(rnd, schema, defs, depth)
     if "$ref" in schema:
         return draw(rnd, defs.get(schema["$ref"].split("/")[-1], {}), defs, depth + 1)
     if "const" in schema:
@@ -269,6 +285,198 @@ def draw(rnd, schema, defs, depth=0):
     if extra is not False and rnd.random() < 0.3:
         out["zz"] = draw(rnd, extra, defs, depth + 1)
     return out
+
+
+# Member names of the evaluated family; the parts one object merges (`allOf`, `then`, ...)
+# draw theirs apart where they can, so most merges have values (as most real ones do).
+TAGGED = ["a", "b", "kind", "x-1"]
+MORE = ["c", "d", "e-f", "g"]
+
+
+def e_member(rnd, depth, defs):
+    if depth <= 0 or rnd.random() < 0.55:
+        return scalar(rnd)
+    return evaluated(rnd, depth - 1, defs)
+
+
+def e_members(rnd, depth, defs, names, k=None):
+    chosen = rnd.sample(names, k if k is not None else rnd.randint(1, min(3, len(names))))
+    return {name: e_member(rnd, depth, defs) for name in chosen}
+
+
+def e_part(rnd, depth, defs, names):
+    """An object schema merged into another (an `allOf` branch, `then`, a dependent schema)."""
+    out = {"properties": e_members(rnd, depth, defs, names)}
+    if rnd.random() < 0.4:
+        out["required"] = rnd.sample(list(out["properties"]), 1)
+    if rnd.random() < 0.2:
+        out["type"] = "object"
+    if rnd.random() < 0.1:
+        out["additionalProperties"] = False
+    return out
+
+
+def evaluated(rnd, depth, defs):
+    """A schema of the evaluated family."""
+    pick = rnd.random()
+    out = {"type": "object"} if rnd.random() < 0.7 else {}
+    if pick < 0.12:
+        if rnd.random() < 0.5:
+            out["properties"] = e_members(rnd, depth, defs, TAGGED, 1)
+        out["allOf"] = [e_part(rnd, depth, defs, MORE) for _ in range(rnd.randint(1, 2))]
+        out["unevaluatedProperties"] = rnd.choice([False, scalar(rnd), True])
+        return out
+    if pick < 0.24:
+        out["properties"] = {"kind": {"type": "string"}, **e_members(rnd, depth, defs, ["a", "b"], 1)}
+        out["if"] = {"properties": {"kind": {"const": "x"}}, "required": ["kind"]}
+        out["then"] = e_part(rnd, depth, defs, MORE)
+        if rnd.random() < 0.7:
+            out["else"] = e_part(rnd, depth, defs, MORE)
+        if rnd.random() < 0.4:
+            out["unevaluatedProperties"] = False
+        return out
+    if pick < 0.32:
+        out["properties"] = e_members(rnd, depth, defs, TAGGED)
+        first = next(iter(out["properties"]))
+        out["dependentSchemas"] = {first: e_part(rnd, depth, defs, MORE)}
+        if rnd.random() < 0.4:
+            out["unevaluatedProperties"] = rnd.choice([False, scalar(rnd)])
+        return out
+    if pick < 0.42:
+        out["properties"] = e_members(rnd, depth, defs, TAGGED)
+        pattern = rnd.choice(["^a", "^x-", "^k", "[0-9]"])
+        out["patternProperties"] = {pattern: e_member(rnd, depth, defs)}
+        extra = rnd.random()
+        if extra < 0.4:
+            out["additionalProperties"] = False
+        elif extra < 0.6:
+            out["additionalProperties"] = scalar(rnd)
+        elif extra < 0.8:
+            out["unevaluatedProperties"] = False
+        return out
+    if pick < 0.48:
+        if rnd.random() < 0.6:
+            out["properties"] = e_members(rnd, depth, defs, TAGGED)
+        out["propertyNames"] = rnd.choice([
+            {"enum": ["a", "b", "zz"]}, {"pattern": "^[a-z]+$"}, {"maxLength": 1}, {"const": "a"},
+        ])
+        if rnd.random() < 0.3:
+            out["additionalProperties"] = scalar(rnd)
+        return out
+    if pick < 0.56:
+        name = f"e{len(defs)}"
+        defs[name] = {}
+        defs[name] = e_part(rnd, depth, defs, MORE)
+        out = {"$ref": f"#/$defs/{name}"}
+        if rnd.random() < 0.7:
+            out["properties"] = e_members(rnd, depth, defs, TAGGED, 1)
+        out["unevaluatedProperties"] = rnd.choice([False, scalar(rnd)])
+        if rnd.random() < 0.5:
+            out["type"] = "object"
+        return out
+    if pick < 0.66:
+        out = {"type": "array"} if rnd.random() < 0.7 else {}
+        form = rnd.random()
+        if form < 0.4:
+            out["prefixItems"] = [e_member(rnd, depth, defs) for _ in range(rnd.randint(1, 2))]
+        elif form < 0.7:
+            out["allOf"] = [{"prefixItems": [scalar(rnd)]}]
+        if rnd.random() < 0.5:
+            out["contains"] = scalar(rnd)
+            if rnd.random() < 0.4:
+                out["minContains"] = rnd.randint(0, 2)
+            if rnd.random() < 0.3:
+                out["maxContains"] = rnd.randint(1, 2)
+        out["unevaluatedItems"] = rnd.choice([False, scalar(rnd), True])
+        return out
+    if pick < 0.72:
+        out["properties"] = e_members(rnd, depth, defs, TAGGED)
+        out["not"] = rnd.choice([
+            {"required": [next(iter(out["properties"]))]},
+            {"properties": {"a": {"const": 1}}, "required": ["a"]},
+            {"type": "object", "maxProperties": 0},
+        ])
+        return out
+    if pick < 0.80:
+        branches = []
+        for tag in rnd.sample(["p", "q", "r"], rnd.randint(2, 3)):
+            branch = {
+                "type": "object",
+                "properties": {"kind": {"const": tag}, **e_members(rnd, depth, defs, ["a", "b", "x-1"], 1)},
+                "required": ["kind"],
+            }
+            if rnd.random() < 0.3:
+                branch["additionalProperties"] = False
+            branches.append(branch)
+        out = {rnd.choice(["oneOf", "anyOf"]): branches}
+        if rnd.random() < 0.3:
+            out["unevaluatedProperties"] = False
+        if rnd.random() < 0.3:
+            out["type"] = "object"
+        return out
+    if pick < 0.86:
+        kind = rnd.choice(["object", "array", None])
+        values = {
+            "object": [{"a": 1}, {"a": [1, {"b": None}]}, {}],
+            "array": [[1, "a"], [], [None]],
+            None: [{"a": 1}, [1], "s", 2, None],
+        }[kind]
+        out = {"enum": rnd.sample(values, 2)} if rnd.random() < 0.6 else {"const": rnd.choice(values)}
+        if kind:
+            out["type"] = kind
+        return out
+    if pick < 0.93:
+        out["properties"] = e_members(rnd, depth, defs, TAGGED)
+        out["dependentRequired"] = {next(iter(out["properties"])): [rnd.choice(TAGGED)]}
+        out["minProperties"] = rnd.randint(0, 2)
+        if rnd.random() < 0.4:
+            out["maxProperties"] = rnd.randint(1, 3)
+        return out
+    # `additionalProperties: false` in one `allOf` part refuses the other's members.
+    closed = e_part(rnd, depth, defs, TAGGED)
+    closed["additionalProperties"] = False
+    return {"allOf": [closed, e_part(rnd, depth, defs, MORE)]}
+
+
+def evaluated_root(rnd):
+    defs = {}
+    schema = evaluated(rnd, 2, defs)
+    if defs:
+        schema = {"$defs": defs, **schema}
+    return schema
+
+
+def e_draw(rnd, schema, defs, depth):
+    """`draw` for the evaluated family: the parts an object merges (`allOf`, a reference,
+    `then` or `else`, dependent schemas) are merged first, so drawn values mostly fit."""
+    if not isinstance(schema, dict) or depth >= 6:
+        return schema
+    merged = {k: v for k, v in schema.items()
+              if k not in ("allOf", "$ref", "if", "then", "else", "dependentSchemas", "not")}
+    parts = list(schema.get("allOf", []))
+    if "$ref" in schema:
+        parts.append(defs.get(schema["$ref"].split("/")[-1], {}))
+    if "then" in schema and rnd.random() < 0.5:
+        parts.append(schema["then"])
+        merged["properties"] = {**merged.get("properties", {}), "kind": {"const": "x"}}
+    elif "else" in schema:
+        parts.append(schema["else"])
+    for dependent in schema.get("dependentSchemas", {}).values():
+        if rnd.random() < 0.5:
+            parts.append(dependent)
+    for part in parts:
+        for keyword, value in part.items() if isinstance(part, dict) else ():
+            if keyword in ("properties", "patternProperties"):
+                merged[keyword] = {**merged.get(keyword, {}), **value}
+            elif keyword == "required":
+                merged[keyword] = merged.get(keyword, []) + value
+            else:
+                merged.setdefault(keyword, value)
+    if any(k in merged for k in ("prefixItems", "contains", "unevaluatedItems")):
+        merged.setdefault("type", "array")
+    if "^x-" not in merged.get("patternProperties", {"^x-": None}):
+        del merged["patternProperties"]
+    return merged
 
 
 def mutate(rnd, value):
@@ -354,10 +562,12 @@ def linked_root(rnd):
     return schema
 
 
-# (file name prefix, group prefix, seeds, how a schema is drawn, attempts at instances)
+# (folder, file name prefix, group prefix, seeds, how a schema is drawn, attempts at
+# instances, whether `draw` merges an object's parts first)
 FAMILIES = [
-    ("shapes", "s", SEEDS, lambda rnd: root(rnd), 300),
-    ("refs", "r", REF_SEEDS, linked_root, 200),
+    ("corpus", "shapes", "s", SEEDS, lambda rnd: root(rnd), 300, False),
+    ("corpus", "refs", "r", REF_SEEDS, linked_root, 200, False),
+    ("evaluated", "evaluated", "e", EVALUATED_SEEDS, evaluated_root, 300, True),
 ]
 
 
@@ -387,9 +597,11 @@ def groups(seed, make_root=lambda rnd: root(rnd), prefix="s", attempts=300):
 
 
 def main():
-    folder = sys.argv[1]
-    os.makedirs(folder, exist_ok=True)
-    for name, prefix, seeds, make_root, attempts in FAMILIES:
+    global MERGING_PARTS
+    for folder, name, prefix, seeds, make_root, attempts, merging in FAMILIES:
+        folder = os.path.join(sys.argv[1], folder)
+        os.makedirs(folder, exist_ok=True)
+        MERGING_PARTS = merging
         for seed in seeds:
             with open(os.path.join(folder, f"{name}{seed}.json"), "w") as f:
                 json.dump(groups(seed, make_root, prefix, attempts), f, separators=(",", ":"))

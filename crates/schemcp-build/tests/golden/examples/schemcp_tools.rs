@@ -5,19 +5,35 @@
     ::schemcp_runtime::__private::serde::Deserialize,
     ::schemcp_runtime::__private::serde::Serialize,
     Clone,
-    Debug,
-    Default
+    Debug
 )]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
 pub struct AcceptsOtherKindsInput {
-    #[serde(rename = "where", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "where",
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub where_: ::std::option::Option<AcceptsOtherKindsInputWhere>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub tags: ::std::option::Option<AcceptsOtherKindsInputTags>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub code: ::std::option::Option<AcceptsOtherKindsInputCode>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub count: ::std::option::Option<AcceptsOtherKindsInputCount>,
 }
 ///`AcceptsOtherKindsInputCode`
@@ -2565,7 +2581,11 @@ pub struct KeepsNamesInput {
     pub id_2: ::std::option::Option<::std::string::String>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub id: ::std::option::Option<i64>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub link: ::std::option::Option<KeepsNamesInputLink>,
 }
 ///`KeepsNamesInputLink`
