@@ -58,13 +58,11 @@ pub(crate) fn drop_opaque_nots(schema: &mut Value) {
     if object.get("not").is_some_and(|negated| !readable(negated))
         && let Some(negated) = object.shift_remove("not")
         && object.contains_key("properties")
-        && EVALUATING.iter().all(|k| !object.contains_key(*k))
         && fewer_members_may_match(&negated, object.get("properties"))
     {
-        // The struct would drop the members the object does not declare, and fewer members
-        // may match what `not` denies: `{"zz": 1}` against `"not": {"maxProperties": 0}` came
-        // back as `{}`, which a result cannot be. Those members are kept in a map.
-        object.insert("additionalProperties".into(), json!({}));
+        // Fewer members may match what `not` denies: `{"zz": 1}` against `"not":
+        // {"maxProperties": 0}` came back as `{}`, which a result cannot be.
+        keep_undeclared(object);
     }
     for_each_child_mut(object, &mut drop_opaque_nots);
 }
@@ -75,6 +73,29 @@ const EVALUATING: [&str; 3] = [
     "patternProperties",
     "unevaluatedProperties",
 ];
+
+/// Whether typify's struct for `object` drops the members it does not declare: nothing says
+/// what happens to them ([`EVALUATING`]).
+fn drops_undeclared(object: &serde_json::Map<String, Value>) -> bool {
+    EVALUATING.iter().all(|k| !object.contains_key(*k))
+}
+
+/// Keeps the members `object` does not declare, in the schema typify converts, where its
+/// struct would drop them: `additionalProperties: {}` makes them a flattened `extra` map
+/// beside the declared members.
+fn keep_undeclared(object: &mut serde_json::Map<String, Value>) {
+    if drops_undeclared(object) {
+        object.insert("additionalProperties".into(), json!({}));
+    }
+}
+
+/// Makes typify read an object branch of an `anyOf`/`oneOf` as a struct variant: typify's
+/// tagged-enum patterns (externally, adjacently and internally tagged) take only objects
+/// without `minProperties`, and it does not check `minProperties` on a struct. Callers add it
+/// where the branch's own members already imply it.
+pub(crate) fn outside_tagged_patterns(branch: &mut serde_json::Map<String, Value>) {
+    branch.entry("minProperties").or_insert(json!(1));
+}
 
 /// Whether an object that matches none of `negated` may match it once members outside
 /// `declared` (the holder's `properties`) are dropped: some keyword of it (or of its
@@ -150,11 +171,8 @@ pub(crate) fn keep_counted_members(schema: &mut Value) {
         .get("minProperties")
         .and_then(Value::as_f64)
         .is_some_and(|n| n >= 1.0);
-    if counts
-        && !object.contains_key("additionalProperties")
-        && !object.contains_key("unevaluatedProperties")
-    {
-        object.insert("additionalProperties".into(), json!({}));
+    if counts {
+        keep_undeclared(object);
     }
 }
 
@@ -222,7 +240,7 @@ pub(crate) fn untag_open_lone_members(schema: &mut Value) {
         }
         for branch in branches.iter_mut().filter_map(Value::as_object_mut) {
             if lone_member(branch).is_some() && !branch.contains_key("additionalProperties") {
-                branch.insert("minProperties".into(), json!(1));
+                outside_tagged_patterns(branch);
             }
         }
     }
@@ -614,14 +632,7 @@ pub(crate) fn drop_narrowing(schema: &mut Value) {
     };
     // Only where the type is a struct that drops the members it does not declare (where they
     // are refused, or kept in a map, nothing is lost).
-    let struct_holder = object.get("type") == Some(&json!("object"))
-        && [
-            "additionalProperties",
-            "unevaluatedProperties",
-            "patternProperties",
-        ]
-        .iter()
-        .all(|k| !object.contains_key(*k));
+    let struct_holder = object.get("type") == Some(&json!("object")) && drops_undeclared(object);
     let mut always = BTreeSet::new();
     let mut sometimes = BTreeSet::new();
     if struct_holder {

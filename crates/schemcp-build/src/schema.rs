@@ -10,6 +10,7 @@ use schemcp_contract::json::push_token;
 use serde_json::{Value, json};
 
 use crate::branch_kinds::union_kinds;
+use crate::normalize::outside_tagged_patterns;
 
 /// How a keyword holds subschemas.
 pub(crate) enum Children {
@@ -592,9 +593,9 @@ pub(crate) fn mark_nullable_optionals(schema: &mut Value, nullable: &dyn Fn(&str
     mark_nullable_optionals_in(schema, nullable, &[], &BTreeSet::new());
 }
 
-/// Gives every `anyOf`/`oneOf` branch that [`mark_nullable_optionals`] marked a member of the
-/// `minProperties: 1` typify's tagged-enum patterns exclude (typify does not check it on a
-/// struct). Marked, the member is required in what typify reads, and a branch of a tag and
+/// Keeps every `anyOf`/`oneOf` branch that [`mark_nullable_optionals`] marked a member of a
+/// struct variant ([`outside_tagged_patterns`], which the marked member, required there,
+/// implies). Marked, the member is required in what typify reads, and a branch of a tag and
 /// that member alone took typify's adjacently tagged pattern with the marked name as its
 /// content (`#[serde(tag = "kind", content = "b\u{1}")]`), which refused every value: the
 /// member is `b`, and it may be left out. A branch of the marked member alone took the
@@ -603,7 +604,7 @@ pub(crate) fn marked_branches_stay_structs(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
-    for_each_child_mut_under(object, &|_| true, &mut marked_branches_stay_structs);
+    for_each_child_mut(object, &mut marked_branches_stay_structs);
     for keyword in ["anyOf", "oneOf"] {
         let Some(Value::Array(list)) = object.get_mut(keyword) else {
             continue;
@@ -613,8 +614,8 @@ pub(crate) fn marked_branches_stay_structs(schema: &mut Value) {
                 .get("properties")
                 .and_then(Value::as_object)
                 .is_some_and(|p| p.keys().any(|k| k.ends_with(NULLABLE_OPTIONAL)));
-            if marked && !branch.contains_key("minProperties") {
-                branch.insert("minProperties".into(), json!(1));
+            if marked {
+                outside_tagged_patterns(branch);
             }
         }
     }
