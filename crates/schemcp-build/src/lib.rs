@@ -50,6 +50,7 @@ mod normalize;
 mod openings;
 mod optional;
 mod order;
+mod other_kinds;
 mod parallel;
 mod recursion;
 mod refs;

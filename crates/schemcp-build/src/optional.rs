@@ -16,6 +16,7 @@ use quote::quote;
 use syn::{Field, GenericArgument, PathArguments, Type};
 
 use crate::fields::{SerdeOption, read_serde, segment_names};
+use crate::other_kinds::is_other_kinds;
 use crate::schema::NULLABLE_OPTIONAL;
 
 /// Rewrites the optional members of every struct (and struct variant) in typify's output (before its paths are
@@ -217,11 +218,7 @@ fn holds_null(ty: &Type, value_aliases: &BTreeSet<String>) -> bool {
     let Type::Path(path) = ty else { return false };
     match segment_names(&path.path).as_slice() {
         [.., a, b] if a == "serde_json" && b == "Value" => true,
-        [.., last]
-            if ["NotObject", "NotArray", "NotString", "NotNumber"].contains(&last.as_str()) =>
-        {
-            true
-        }
+        [.., last] if is_other_kinds(last) => true,
         [only] => value_aliases.contains(only),
         _ => false,
     }

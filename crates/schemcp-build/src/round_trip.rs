@@ -20,6 +20,7 @@ use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 use crate::emit::{Return, ToolItem};
 use crate::fields::SerdeOption;
 use crate::optional::{option_inner, serde_options_of};
+use crate::other_kinds::is_other_kinds;
 use crate::schema::{Children, children, escape, for_each_subschema, unescape};
 use crate::types::Problem;
 
@@ -461,7 +462,8 @@ impl Items<'_> {
             }
             ("String", [], Value::String(_)) | ("bool", [], Value::Bool(_)) => Ok(()),
             // Any value, or any value but one kind (the example validated, so not that kind).
-            ("Value" | "NotObject" | "NotArray" | "NotString" | "NotNumber", [], _) => Ok(()),
+            ("Value", [], _) => Ok(()),
+            (other, [], _) if is_other_kinds(other) => Ok(()),
             ("NoValue", [], _) => lost(at, "the type holds no value here (its schema is `false`)"),
             // The runtime's `PrefixN<positions..., R>`: position by position, then the rest.
             (prefix, [positions @ .., rest], Value::Array(items))

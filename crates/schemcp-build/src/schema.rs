@@ -1146,6 +1146,19 @@ pub(crate) fn untyped_message(
     let UntypedReading { keyword, kind, .. } = reading;
     let found = format!("`{keyword}` (a keyword for {kind} values)");
     Some(match reading.union {
+        // Keywords of several kinds: name one of each.
+        None if kind_keywords(object).len() > 1 => format!(
+            "this schema uses {} but has no `type`, so it also accepts every other kind of \
+             JSON value, which a Rust type inferred from it would reject",
+            {
+                let found: Vec<String> = kind_keywords(object)
+                    .iter()
+                    .map(|(keyword, kind)| format!("`{keyword}` (a keyword for {kind} values)"))
+                    .collect();
+                let (last, rest) = found.split_last().expect("more than one");
+                format!("{} and {last}", rest.join(", "))
+            }
+        ),
         None => format!(
             "this schema uses {found} but has no `type`, so it also accepts every other kind of \
              JSON value, which a Rust type inferred from it would reject"
@@ -1210,6 +1223,19 @@ impl UntypedReading {
             union,
         })
     }
+}
+
+/// The first keyword of `object` for each kind of value ([`TYPED_KEYWORDS`]), with that kind.
+fn kind_keywords(object: &serde_json::Map<String, Value>) -> Vec<(&'static str, &'static str)> {
+    TYPED_KEYWORDS
+        .iter()
+        .filter_map(|(kind, keywords)| {
+            keywords
+                .iter()
+                .find(|k| object.contains_key(**k))
+                .map(|k| (*k, *kind))
+        })
+        .collect()
 }
 
 /// The first keyword of `object` for one kind of value ([`TYPED_KEYWORDS`]), with that kind.

@@ -36,15 +36,16 @@ use crate::normalize::{
     distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
     drop_narrowing, drop_opaque_nots, drop_repeated_branches, drop_vacuous_ref_siblings,
     finish_tuples, fold_value_branches, inline_open_references, integral_counts,
-    keep_counted_members, merging_holder, metaschema_as_runtime_type, name_after_parent,
-    name_nullable_root, narrow_listed_members, only_narrows_arrays, open_keywords_only,
-    open_pattern_properties, open_tuples, prefix_items_refusal, runtime_type,
-    separate_any_of_from_one_of, settle_boolean_branches, settle_object_unions, settle_unevaluated,
-    single_branches_as_all_of, split_mixed_enums, split_nullable_definition, split_ref_siblings,
-    supersets_first, true_as_empty, type_property_names, untag_open_lone_members,
+    keep_counted_members, merging_holder, metaschema_as_runtime_type, name_nullable_root,
+    narrow_listed_members, only_narrows_arrays, open_keywords_only, open_pattern_properties,
+    open_tuples, prefix_items_refusal, separate_any_of_from_one_of, settle_boolean_branches,
+    settle_object_unions, settle_unevaluated, single_branches_as_all_of, split_mixed_enums,
+    split_nullable_definition, split_ref_siblings, supersets_first, true_as_empty,
+    type_property_names, untag_open_lone_members,
 };
 use crate::openings::{Evaluates, evaluates_in_place, open_evaluating_branches, open_unevaluated};
 use crate::order::DeclaredOrders;
+use crate::other_kinds::{self, other_than};
 use crate::recursion::{Merge, copied, copies_itself, merges, unending};
 use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
@@ -1330,11 +1331,11 @@ fn degrade_unsupported(
 }
 
 /// Subschemas whose keywords would make typify pick one kind of value where the schema allows
-/// every kind (see [`untyped_subschemas`]). Where the keywords are all of one kind and the
-/// typed part holds every value of that kind (see [`other_than`]), the subschema becomes an
-/// untagged enum of that typed value and the runtime's `NotObject` (`NotArray`, `NotString`,
-/// `NotNumber`):
-/// exact, so generated with a warning that suggests the `type` the author may have meant.
+/// every kind (see [`untyped_subschemas`]). Where the typed part of each kind its keywords
+/// are for holds every value of that kind (see [`other_than`]), the subschema becomes an
+/// untagged enum of those typed values and the runtime's type for every other kind
+/// (`NotObject`, `NotStringOrNumber`, ...; see [`other_kinds::split`]): exact, so generated
+/// with a warning that suggests the `type` the author may have meant.
 /// Anything else would reject valid values: with `fallback` it is `serde_json::Value` with a
 /// warning, otherwise an error.
 fn untyped(
@@ -1377,7 +1378,7 @@ fn untyped(
         if index.parse::<usize>().is_err()
             || !["allOf", "anyOf", "oneOf"].contains(&applicator)
             || found.iter().chain(&holders).any(|(p, _)| p == holder)
-            || member.schema.pointer(relative).and_then(other_than) != Some("object")
+            || member.schema.pointer(relative).and_then(other_than) != Some(vec!["object"])
         {
             continue;
         }
@@ -1391,8 +1392,8 @@ fn untyped(
         holders.push((holder.to_string(), message));
     }
     found.extend(holders);
-    // Per pointer: the kind it can be typed as, or `None` for `serde_json::Value`.
-    let mut plan: Vec<(String, String, Option<&'static str>)> = Vec::new();
+    // Per pointer: the kinds it can be typed as, or `None` for `serde_json::Value`.
+    let mut plan: Vec<(String, String, Option<Vec<&'static str>>)> = Vec::new();
     for (pointer, message) in found {
         let relative = &pointer[member.pointer.len()..];
         let kind = member.schema.pointer(relative).and_then(other_than);
@@ -1410,7 +1411,7 @@ fn untyped(
     // The `allOf`/`anyOf`/`oneOf` branches of a schema typed as an object are typed with it.
     let typed_branches: Vec<String> = plan
         .iter()
-        .filter(|(_, _, kind)| *kind == Some("object"))
+        .filter(|(_, _, kinds)| kinds.as_ref().is_some_and(|k| k.contains(&"object")))
         .flat_map(|(p, _, _)| ["allOf", "anyOf", "oneOf"].map(|k| format!("{p}/{k}/")))
         .collect();
     plan.retain(|(pointer, _, _)| {
@@ -1427,10 +1428,10 @@ fn untyped(
     });
     // Innermost first, so rewriting an outer schema does not move the pointers inside it.
     plan.sort_by_key(|(pointer, _, _)| std::cmp::Reverse(pointer.matches('/').count()));
-    for (pointer, message, kind) in plan {
+    for (pointer, message, kinds) in plan {
         // typify merges the branches of an `allOf`: two such enums merge into a type that no
         // longer says what a member holds. Only with the opt-in, as a degraded part.
-        let exact = kind.is_some() && pointer.rsplit('/').nth(1) != Some("allOf");
+        let exact = kinds.is_some() && pointer.rsplit('/').nth(1) != Some("allOf");
         let relative = &pointer[member.pointer.len()..];
         if !exact && !fallback {
             // Advice for the schema as the author wrote it, as the message is.
@@ -1453,11 +1454,12 @@ fn untyped(
         let Some(target) = member.schema.pointer_mut(relative) else {
             continue;
         };
-        let mut replacement = serde_json::Map::new();
-        if let Some(value) = target.get("description") {
-            replacement.insert("description".into(), value.clone());
-        }
-        let Some(kind) = kind else {
+        let Some(kinds) = kinds else {
+            // Keep what documents the schema; drop everything typify would read.
+            let mut replacement = serde_json::Map::new();
+            if let Some(value) = target.get("description") {
+                replacement.insert("description".into(), value.clone());
+            }
             *target = Value::Object(replacement);
             warnings.push(Problem {
                 tool: Some(tool),
@@ -1468,67 +1470,18 @@ fn untyped(
             });
             continue;
         };
-        let Value::Object(mut typed) = std::mem::take(target) else {
+        let Value::Object(schema) = std::mem::take(target) else {
             unreachable!("other_than accepts objects only")
         };
-        if kind == "number" {
-            // typify reads numbers as `f64`, which cannot hold every integer; validation
-            // enforces the bounds.
-            typed = runtime_type("other_kinds::Number", Vec::new())
-                .as_object()
-                .cloned()
-                .expect("an object");
-        }
-        typed.shift_remove("description");
-        typed.shift_remove("title");
-        if kind == "string" {
-            // Annotations (2020-12): every string is valid, so the type is `String`.
-            for annotation in [
-                "format",
-                "contentEncoding",
-                "contentMediaType",
-                "contentSchema",
-            ] {
-                typed.shift_remove(annotation);
-            }
-        }
-        if kind != "number" {
-            typed.insert("type".into(), json!(kind));
-        }
-        let closing = typed
-            .get("additionalProperties")
-            .or_else(|| typed.get("unevaluatedProperties"));
-        if kind == "object" && closing.is_none_or(|a| *a == json!(true)) {
-            typed.shift_remove("unevaluatedProperties");
-            // typify drops unknown members for `true` (or none) but keeps them in a
-            // flattened map for the equivalent `{}`.
-            typed.insert("additionalProperties".into(), json!({}));
-        }
-        let (variant, other) = OTHER_THAN
-            .iter()
-            .find(|(k, _, _)| *k == kind)
-            .map(|(_, variant, other)| (*variant, *other))
-            .expect("other_than returns one of these kinds");
-        let mut typed = Value::Object(typed);
-        let mut any_other = runtime_type(&format!("other_kinds::{other}"), Vec::new());
-        // Titles name the variants `Object` and `NotObject`, not `Variant0` and `Variant1`.
-        name_after_parent(&mut typed, variant);
-        name_after_parent(&mut any_other, other);
-        replacement.insert("oneOf".into(), json!([typed, any_other]));
-        *target = Value::Object(replacement);
-        let split = format!(
-            "it is an enum of a Rust type for {kind} values (`{variant}`) and any other kind of \
-             value (`{other}`)"
-        );
+        *target = Value::Object(other_kinds::split(schema, &kinds));
+        let (split, help) = other_kinds::described(&kinds);
         warnings.push(if exact {
             Problem {
                 tool: Some(tool),
                 pointer,
                 code: "other-kinds",
                 message: format!("{message}; {split}"),
-                help: Some(format!(
-                    "if only {kind} values are meant, add `\"type\": \"{kind}\"`"
-                )),
+                help: Some(help),
             }
         } else {
             Problem {
@@ -1542,165 +1495,6 @@ fn untyped(
                 help: None,
             }
         });
-    }
-}
-
-/// Each kind [`other_than`] types: the enum variant of its typed value, and the runtime type
-/// (in `schemcp_runtime::other_kinds`) and variant for any other kind of value.
-const OTHER_THAN: [(&str, &str, &str); 4] = [
-    ("object", "Object", "NotObject"),
-    ("array", "Array", "NotArray"),
-    ("string", "String", "NotString"),
-    ("number", "Number", "NotNumber"),
-];
-
-/// The kind an untyped schema can be typed as exactly for values of that kind, if any: its
-/// keywords are all of one kind, and the typed part holds every valid value of that kind
-/// faithfully. typify ignores `minItems`, `minProperties` and the like (the type accepts more,
-/// validation enforces them); an object without `additionalProperties` keeps unknown members in
-/// a map (see [`untyped`]), and members matching `patternProperties` are kept too (see
-/// [`open_pattern_properties`]). `prefixItems` becomes the runtime's `PrefixN` (see
-/// [`open_tuples`]), and `unevaluated*` beside no in-place applicator means
-/// `additionalProperties` / `items` (see [`settle_unevaluated`]), except for
-/// `unevaluatedItems` beside `contains`. String annotations (`format`, `content*`) are left
-/// out of the typed branch, which is then `String`.
-fn other_than(target: &Value) -> Option<&'static str> {
-    // `$anchor` only names the schema for references (resolved before this).
-    const NEUTRAL: [&str; 6] = [
-        "description",
-        "title",
-        "$comment",
-        "examples",
-        "$anchor",
-        "$dynamicAnchor",
-    ];
-    // Only these keywords, so no in-place applicator: `unevaluated*` then means
-    // `additionalProperties` / `items` (see `normalize::settle_unevaluated`).
-    const OBJECT: [&str; 8] = [
-        "properties",
-        "required",
-        "additionalProperties",
-        "patternProperties",
-        "minProperties",
-        "maxProperties",
-        "unevaluatedProperties",
-        "propertyNames",
-    ];
-    const ARRAY: [&str; 8] = [
-        "items",
-        "prefixItems",
-        "minItems",
-        "maxItems",
-        "contains",
-        "minContains",
-        "maxContains",
-        "unevaluatedItems",
-    ];
-    // `format` and the `content*` keywords are annotations; the typed branch leaves them out
-    // (see `untyped`), so typify does not parse strings into types that reject some.
-    const STRING: [&str; 7] = [
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "contentEncoding",
-        "contentMediaType",
-        "contentSchema",
-    ];
-    const NUMBER: [&str; 5] = [
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-    ];
-    let Value::Object(object) = target else {
-        return None;
-    };
-    let only = |allowed: &[&str]| {
-        object
-            .keys()
-            .all(|k| NEUTRAL.contains(&k.as_str()) || allowed.contains(&k.as_str()))
-    };
-    // Member names become field names (two that sanitize alike get numbered ones, see
-    // `fields`); an empty one has no field name to become.
-    let named = |name: &str| !name.is_empty();
-    let names_ok = |object: &serde_json::Map<String, Value>| {
-        object
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_none_or(|p| p.keys().all(|k| named(k)))
-            && object
-                .get("required")
-                .and_then(Value::as_array)
-                .is_none_or(|r| r.iter().all(|k| k.as_str().is_some_and(named)))
-    };
-    // An `allOf`, `anyOf` or `oneOf` of schemas with object keywords only: any other kind of
-    // value passes every branch, so the `NotObject` side holds every valid one (a `oneOf` of
-    // two such branches rejects them all, which validation enforces). typify merges `allOf`
-    // branches into one struct, and makes a variant per branch of the others. Branches only
-    // declare members: one that evaluates the rest (`additionalProperties`,
-    // `patternProperties`, `unevaluatedProperties`) would let members through that the
-    // struct drops. In `allOf` and `anyOf` branches those keywords are left to validation
-    // before this (`normalize::open_evaluating_branches`); a `oneOf` keeps them.
-    const DECLARING: [&str; 5] = [
-        "properties",
-        "required",
-        "minProperties",
-        "maxProperties",
-        "propertyNames",
-    ];
-    let declaring = |branch: &serde_json::Map<String, Value>| {
-        branch
-            .keys()
-            .all(|k| NEUTRAL.contains(&k.as_str()) || DECLARING.contains(&k.as_str()))
-            && names_ok(branch)
-    };
-    let applicators: Vec<&str> = ["allOf", "anyOf", "oneOf"]
-        .into_iter()
-        .filter(|k| object.contains_key(*k))
-        .collect();
-    let object_branches = !applicators.is_empty()
-        && applicators.iter().all(|k| {
-            object.get(*k).and_then(Value::as_array).is_some_and(|b| {
-                !b.is_empty() && b.iter().all(|b| b.as_object().is_some_and(declaring))
-            })
-        });
-    // With such branches, their applicators are object keywords too.
-    let own_keys_object_only = object.keys().all(|k| {
-        NEUTRAL.contains(&k.as_str())
-            || OBJECT.contains(&k.as_str())
-            || object_branches && applicators.contains(&k.as_str())
-    });
-    if own_keys_object_only
-        && names_ok(object)
-        && (object_branches || OBJECT.iter().any(|k| object.contains_key(*k)))
-    {
-        Some("object")
-    } else if prefix_items_refusal(object).is_none()
-        // `contains` evaluates items too: which ones `unevaluatedItems` sees depends on them.
-        && !(object.contains_key("contains") && object.contains_key("unevaluatedItems"))
-        // typify reads `uniqueItems` as a set, which version 0.8 writes as a `Vec`: every item
-        // kept, in order.
-        && object.keys().all(|k| {
-            let k = k.as_str();
-            NEUTRAL.contains(&k) || ARRAY.contains(&k) || k == "uniqueItems"
-        })
-        && (ARRAY.iter().any(|k| object.contains_key(*k)) || object.contains_key("uniqueItems"))
-        // typify errors on `contains`; it is left here only where an `unevaluated*` keyword
-        // could see what it evaluates (see `normalize::drop_narrowing`).
-        && (!object.contains_key("contains")
-            || object.contains_key("items")
-            || object.contains_key("unevaluatedItems")
-            || object.contains_key("prefixItems"))
-    {
-        Some("array")
-    } else if only(&STRING) && STRING.iter().any(|k| object.contains_key(*k)) {
-        Some("string")
-    } else if only(&NUMBER) && NUMBER.iter().any(|k| object.contains_key(*k)) {
-        Some("number")
-    } else {
-        None
     }
 }
 

@@ -18,12 +18,13 @@ use crate::fields::{json_name, serde_flag};
 /// the enum's own `impl`s too (typify's `From` for each newtype variant), and the types typify
 /// named after them. An enum whose variants another item names keeps its numbers.
 pub(crate) fn name_union_variants(file: &mut syn::File) {
+    let tags = one_value_enums(file);
     let planned: Vec<(usize, Vec<String>)> = file
         .items
         .iter()
         .enumerate()
         .filter_map(|(i, item)| match item {
-            Item::Enum(union) => Some((i, variant_names(union)?)),
+            Item::Enum(union) => Some((i, variant_names(union, &tags)?)),
             _ => None,
         })
         .collect();
@@ -97,14 +98,36 @@ pub(crate) fn name_union_variants(file: &mut syn::File) {
     rename_variant_types(file, &renames);
 }
 
+/// The enums of `file` with a single unit variant (what a `const` string becomes): their name
+/// and that value as JSON writes it.
+fn one_value_enums(file: &syn::File) -> BTreeMap<String, String> {
+    file.items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Enum(e) => match e.variants.iter().collect::<Vec<_>>()[..] {
+                [only] if matches!(only.fields, Fields::Unit) => {
+                    Some((e.ident.to_string(), json_name(&only.attrs, &only.ident)))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
 /// New names for the variants of an untagged enum that typify could only number
-/// (`Variant0`, `Variant1`, ...: two object branches without a title are both `Object` to it):
+/// (`Variant0`, `Variant1`, ...: two object branches without a title are both `Object` to it,
+/// and a tagged union stays untagged where a variant's member may be `null`, see
+/// `schema::marked_branches_stay_structs`). Where every variant is a struct that requires one
+/// member, each with a value of its own (a tag: `{"kind": {"const": "circle"}, ...}`), they
+/// are named after that value (`Circle`), as typify names a tagged enum's variants. Otherwise
 /// a struct variant is named after the member that tells it apart, the first it requires that
 /// no other variant declares, or else the first it declares alone (`{email}` and `{phone}`
 /// become `Email` and `Phone`), as typify itself names a variant holding one required member
 /// after it; the other variants by the kind of value they hold, as typify names them
 /// (`Number`, `String`, `NotObject`, ...). `None` unless the names come out distinct.
-fn variant_names(union: &syn::ItemEnum) -> Option<Vec<String>> {
+/// `tags`: [`one_value_enums`].
+fn variant_names(union: &syn::ItemEnum, tags: &BTreeMap<String, String>) -> Option<Vec<String>> {
     let numbered = union
         .variants
         .iter()
@@ -133,6 +156,9 @@ fn variant_names(union: &syn::ItemEnum) -> Option<Vec<String>> {
                 .collect()
         })
         .collect();
+    if let Some(names) = tag_names(union, tags) {
+        return Some(names);
+    }
     let mut names = Vec::new();
     for (i, (variant, own)) in union.variants.iter().zip(&fields).enumerate() {
         if !matches!(variant.fields, Fields::Named(_)) {
@@ -151,6 +177,43 @@ fn variant_names(union: &syn::ItemEnum) -> Option<Vec<String>> {
     }
     let distinct = names.iter().collect::<BTreeSet<_>>().len() == names.len();
     distinct.then_some(names)
+}
+
+/// The variants of `union` named after the value of a tag (see [`variant_names`]): the first
+/// member every variant requires with a one-value enum ([`one_value_enums`]), where the values
+/// differ from variant to variant.
+fn tag_names(union: &syn::ItemEnum, tags: &BTreeMap<String, String>) -> Option<Vec<String>> {
+    // Per variant: required member -> the tag value its type holds.
+    let tagged: Vec<BTreeMap<String, &String>> = union
+        .variants
+        .iter()
+        .map(|v| {
+            let Fields::Named(named) = &v.fields else {
+                return None;
+            };
+            Some(
+                named
+                    .named
+                    .iter()
+                    .filter_map(|f| {
+                        let Type::Path(path) = &f.ty else { return None };
+                        let value = tags.get(&path.path.segments.last()?.ident.to_string())?;
+                        Some((json_name(&f.attrs, f.ident.as_ref()?), value))
+                    })
+                    .collect(),
+            )
+        })
+        .collect::<Option<_>>()?;
+    let (first, rest) = tagged.split_first()?;
+    first.keys().find_map(|member| {
+        let values: Vec<&String> = std::iter::once(first)
+            .chain(rest)
+            .map(|members| members.get(member).copied())
+            .collect::<Option<_>>()?;
+        let names: Vec<String> = values.iter().map(|v| crate::names::pascal(v)).collect();
+        let distinct = names.iter().collect::<BTreeSet<_>>().len() == names.len();
+        distinct.then_some(names)
+    })
 }
 
 /// The name typify gives a variant of one kind of value (`Number` for `f64`, `String`,
@@ -311,6 +374,44 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("Variant1Kind"), "{out}");
+    }
+
+    #[test]
+    fn struct_variants_with_a_tag_are_named_after_its_values() {
+        // What a tagged union typify leaves untagged looks like (a variant's member may be
+        // `null`): each variant requires `kind`, a one-value enum of its own.
+        let out = run(quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            pub enum ShapeVariant0Kind { #[serde(rename = "circle")] Circle }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            pub enum ShapeVariant1Kind { #[serde(rename = "unit-square")] UnitSquare }
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            #[serde(untagged)]
+            pub enum Shape {
+                Variant0 { kind: ShapeVariant0Kind, radius: Option<Option<f64>> },
+                Variant1 { kind: ShapeVariant1Kind, label: String },
+            }
+        });
+        let flat: String = out.split_whitespace().collect();
+        assert!(
+            flat.contains("pubenumShape{Circle{kind:ShapeCircleKind,")
+                && flat.contains("UnitSquare{kind:ShapeUnitSquareKind,label:String}"),
+            "{out}"
+        );
+        // Two variants with one value, or a variant without the member: named as before.
+        let out = run(quote! {
+            pub enum AVariant0Kind { #[serde(rename = "x")] X }
+            pub enum AVariant1Kind { #[serde(rename = "x")] X }
+            #[serde(untagged)]
+            pub enum A { Variant0 { kind: AVariant0Kind, b: String }, Variant1 { kind: AVariant1Kind, c: String } }
+            #[serde(untagged)]
+            pub enum B { Variant0 { kind: AVariant0Kind, b: String }, Variant1 { c: String } }
+        });
+        let flat: String = out.split_whitespace().collect();
+        assert!(
+            flat.contains("pubenumA{B{") && flat.contains("pubenumB{Kind{"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -53,10 +53,50 @@ fn untyped_keywords_are_an_exact_enum_an_error_or_an_explicit_value() {
         code.contains("NotObject(::schemcp_runtime::other_kinds::NotObject),"),
         "{code}"
     );
-    // Keywords of two kinds: no exact type, so an error, or with the opt-in an explicit Value.
-    let schema = json!({
+    // Keywords of two kinds, each applying to its own kind only: exact too, a variant per
+    // kind and one for every other kind of value.
+    let (code, warnings) = strict(json!({
         "type": "object",
         "properties": { "a": { "properties": {}, "items": { "type": "string" } } }
+    }))
+    .unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("/outputSchema/properties/a [other-kinds] this schema uses"),
+        "{warnings:?}"
+    );
+    let a = enum_body(&code, "TOutputA");
+    assert!(
+        a.contains("Array(::std::vec::Vec<::std::string::String>),")
+            && a.contains("NotObjectOrArray(::schemcp_runtime::other_kinds::NotObjectOrArray),"),
+        "{code}"
+    );
+    // Numbers are `serde_json::Number` (every number as it was read), strings checked.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": { "a": { "minimum": 0, "maxLength": 3, "description": "A limit." } }
+    }))
+    .unwrap();
+    assert!(
+        warnings[0].contains("(`String` and `Number`)")
+            && warnings[0].contains("NotStringOrNumber"),
+        "{warnings:?}"
+    );
+    let a = enum_body(&code, "TOutputA");
+    assert!(
+        a.contains("String(TOutputAString),")
+            && a.contains("Number(::schemcp_runtime::other_kinds::Number),")
+            && a.contains("NotStringOrNumber(::schemcp_runtime::other_kinds::NotStringOrNumber),"),
+        "{code}"
+    );
+    assert!(code.contains("///A limit.\n"), "{code}");
+    // Where one kind's part has no exact type (a member named "", which no field can be): an
+    // error, or with the opt-in an explicit Value.
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "a": { "properties": { "": { "type": "string" } }, "items": { "type": "string" } }
+        }
     });
     let errors = strict(schema.clone()).unwrap_err();
     assert_eq!(errors.len(), 1, "{errors:?}");

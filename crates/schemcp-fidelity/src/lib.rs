@@ -796,8 +796,8 @@ pub struct Row {
     pub groups: usize,
     pub typed: [usize; 3],
     pub degraded: [usize; 3],
-    /// of the typed, those with a schema without `type` typed as an enum of its kind's value
-    /// and any other kind of value (`NotObject`, ...).
+    /// of the typed, those with a schema without `type` typed as an enum of a value per kind
+    /// its keywords are for and any other kind of value (`NotObject`, ...).
     pub other_kinds: [usize; 3],
     pub refused: [usize; 3],
     pub panicked: [usize; 3],
@@ -1160,8 +1160,9 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
         &|s| total.typed_sound[s].to_string(),
     ));
     md.push_str(&line(
-        "of those, with a schema without `type` typed as an enum of its kind's value and any \
-         other kind of value (`NotObject`, `NotArray`, `NotString`, `NotNumber`)",
+        "of those, with a schema without `type` typed as an enum of a value per kind its \
+         keywords are for and any other kind of value (`NotObject`, `NotArray`, `NotString`, \
+         `NotNumber`, `NotStringOrNumber`, ...)",
         &|s| {
             if s == 2 {
                 "-".into()
@@ -1351,10 +1352,14 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          kind and the typed part holds every value of that kind faithfully, schemcp types it \
          exactly, as an untagged enum of the typed value and the runtime's `NotObject` / \
          `NotArray` / `NotString` / `NotNumber` (any other kind of value; number keywords type \
-         their own kind as `serde_json::Number`, which holds every number as it was read), with an `other-kinds` warning \
-         that suggests the `type` the author may have meant: an object that breaks \
-         `additionalProperties: false` or a string shorter than `minLength` is rejected by the \
-         type while `12` still fits. These count as *typed* (nothing in them falls back to \
+         their own kind as `serde_json::Number`, which holds every number as it was read), with \
+         an `other-kinds` warning that suggests the `type` the author may have meant: an object \
+         that breaks `additionalProperties: false` or a string shorter than `minLength` is \
+         rejected by the type while `12` still fits. Keywords of several kinds each apply to \
+         their own kind only (`{{\"minimum\": 30, \"properties\": ...}}` accepts `\"x\"`, \
+         `40` and objects whose members fit), so such a schema is typed the same way when each \
+         kind's keywords alone are: a variant per kind, then the runtime's type for every other \
+         kind (`NotObjectOrNumber`). These count as *typed* (nothing in them falls back to \
          `serde_json::Value`), and the row below *groups typed* counts them. An `allOf`, `anyOf` \
          or `oneOf` whose branches only declare members is typed with that object; as a branch \
          of any other \

@@ -33,9 +33,9 @@
 //!   (`9223372036854775808`, or `1e300`, which JSON Schema counts as an integer): `integer` is
 //!   `i64` (`u64` from a `minimum` of 0), and the error names the member;
 //! - a valid instance comes back changed only by a member an open object does not declare;
-//! - a schema is degraded only for keywords of two kinds without a `type` (`{"minimum": 0,
-//!   "maxLength": 3}`), which the README lists, or in the groups listed below, where a part no
-//!   value fits is merged;
+//! - a schema is degraded only in the groups listed below, where a part no value fits is
+//!   merged (keywords of two kinds without a `type`, `{"minimum": 0, "maxLength": 3}`, were
+//!   degraded in 15 groups until they were typed as an enum of a value per kind);
 //! - in three groups, `format: date` strings that are no dates are refused by `NaiveDate`.
 //!
 //! A lower count is a regression; a higher one should raise the floor.
@@ -61,7 +61,7 @@ const SHAPES: Measured = Measured {
     groups: 1184,
     valid: 8117,
     invalid: 4546,
-    typed: 1166,
+    typed: 1181,
     accepted: 7988,
     faithful: 6967,
 };
@@ -176,11 +176,10 @@ fn check(measured: &Measured) {
             match generation {
                 Generation::Refused(d) => panic!("{what}: refused: {d:?}"),
                 Generation::Degraded(warnings) => assert!(
-                    warnings.iter().all(|w| w.contains("but has no `type`"))
-                        || NO_VALUE_FITS
-                            .iter()
-                            .any(|(group, _)| *group == result.group.description)
-                            && warnings.iter().all(|w| w.contains("a type no value fits"))
+                    NO_VALUE_FITS
+                        .iter()
+                        .any(|(group, _)| *group == result.group.description)
+                        && warnings.iter().all(|w| w.contains("a type no value fits"))
                         || CONST_CHECKED.0 == result.group.description
                             && warnings
                                 .iter()
@@ -194,6 +193,11 @@ fn check(measured: &Measured) {
             }
         }
     }
+    // What to raise the floors to (`--nocapture`).
+    eprintln!(
+        "{}: typed {:?}, accepted {:?}, faithful {:?} (input, output, typify)",
+        measured.folder, total.typed, total.accepted, total.faithful
+    );
     for (s, side) in [Side::Input, Side::Output].into_iter().enumerate() {
         assert_eq!(total.rejected[s], total.invalid, "{side:?}");
         for [_, group, test, what, why] in exceptions(&results, side) {

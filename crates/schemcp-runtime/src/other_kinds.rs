@@ -29,6 +29,11 @@
 //! assert_eq!(other.as_value(), &json!(12));
 //! ```
 //!
+//! Keywords of several kinds (`{"minimum": 0, "maxLength": 3}`: numbers of at least 0, strings
+//! of at most 3 characters, and every other value) make a variant per kind and one for the rest,
+//! here [`NotStringOrNumber`]; the types for the rest are named after the kinds they exclude, in
+//! the order object, array, string, number.
+//!
 //! Each type holds only values of the other kinds, whichever way it is made:
 //!
 //! ```
@@ -58,7 +63,7 @@ use serde_json::Value;
 /// ```
 pub use serde_json::Number;
 
-/// A value of the kind a [`NotObject`], [`NotArray`] or [`NotString`] excludes.
+/// A value of a kind a [`NotObject`] (or any other type here) excludes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct KindError {
     excluded: &'static str,
@@ -73,7 +78,7 @@ impl fmt::Display for KindError {
 impl std::error::Error for KindError {}
 
 macro_rules! other_than {
-    ($(#[$doc:meta])* $name:ident, $is:ident, $kind:literal) => {
+    ($(#[$doc:meta])* $name:ident, $($is:ident)||+, $kind:literal) => {
         $(#[$doc])*
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         #[serde(transparent)]
@@ -95,7 +100,7 @@ macro_rules! other_than {
             type Error = KindError;
 
             fn try_from(value: Value) -> Result<Self, KindError> {
-                if value.$is() {
+                if $(value.$is())||+ {
                     Err(KindError { excluded: $kind })
                 } else {
                     Ok(Self(value))
@@ -183,4 +188,185 @@ other_than!(
     NotString,
     is_string,
     "a string"
+);
+
+other_than!(
+    /// Any JSON value but an object or an array: what a schema with keywords for object and array
+    /// values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotObjectOrArray;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotObjectOrArray::try_from(json!([1])).is_err());
+    /// assert_eq!(NotObjectOrArray::try_from(json!("x")).unwrap().into_value(), json!("x"));
+    /// ```
+    NotObjectOrArray,
+    is_object || is_array,
+    "an object or an array"
+);
+
+other_than!(
+    /// Any JSON value but an object or a string: what a schema with keywords for object and string
+    /// values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotObjectOrString;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotObjectOrString::try_from(json!("x")).is_err());
+    /// assert_eq!(NotObjectOrString::try_from(json!([1])).unwrap().into_value(), json!([1]));
+    /// ```
+    NotObjectOrString,
+    is_object || is_string,
+    "an object or a string"
+);
+
+other_than!(
+    /// Any JSON value but an object or a number: what a schema with keywords for object and number
+    /// values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotObjectOrNumber;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotObjectOrNumber::try_from(json!(1.5)).is_err());
+    /// assert_eq!(NotObjectOrNumber::try_from(json!([1])).unwrap().into_value(), json!([1]));
+    /// ```
+    NotObjectOrNumber,
+    is_object || is_number,
+    "an object or a number"
+);
+
+other_than!(
+    /// Any JSON value but an array or a string: what a schema with keywords for array and string
+    /// values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotArrayOrString;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotArrayOrString::try_from(json!("x")).is_err());
+    /// let kept = NotArrayOrString::try_from(json!({"a": 1})).unwrap();
+    /// assert_eq!(kept.into_value(), json!({"a": 1}));
+    /// ```
+    NotArrayOrString,
+    is_array || is_string,
+    "an array or a string"
+);
+
+other_than!(
+    /// Any JSON value but an array or a number: what a schema with keywords for array and number
+    /// values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotArrayOrNumber;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotArrayOrNumber::try_from(json!(1.5)).is_err());
+    /// let kept = NotArrayOrNumber::try_from(json!({"a": 1})).unwrap();
+    /// assert_eq!(kept.into_value(), json!({"a": 1}));
+    /// ```
+    NotArrayOrNumber,
+    is_array || is_number,
+    "an array or a number"
+);
+
+other_than!(
+    /// Any JSON value but a string or a number: what a schema with keywords for string and number
+    /// values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotStringOrNumber;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotStringOrNumber::try_from(json!(1.5)).is_err());
+    /// let kept = NotStringOrNumber::try_from(json!({"a": 1})).unwrap();
+    /// assert_eq!(kept.into_value(), json!({"a": 1}));
+    /// ```
+    NotStringOrNumber,
+    is_string || is_number,
+    "a string or a number"
+);
+
+other_than!(
+    /// Any JSON value but an object, an array or a string: what a schema with keywords for object,
+    /// array and string values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotObjectArrayOrString;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotObjectArrayOrString::try_from(json!("x")).is_err());
+    /// assert_eq!(NotObjectArrayOrString::try_from(json!(1.5)).unwrap().into_value(), json!(1.5));
+    /// ```
+    NotObjectArrayOrString,
+    is_object || is_array || is_string,
+    "an object, an array or a string"
+);
+
+other_than!(
+    /// Any JSON value but an object, an array or a number: what a schema with keywords for object,
+    /// array and number values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotObjectArrayOrNumber;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotObjectArrayOrNumber::try_from(json!(1.5)).is_err());
+    /// assert_eq!(NotObjectArrayOrNumber::try_from(json!("x")).unwrap().into_value(), json!("x"));
+    /// ```
+    NotObjectArrayOrNumber,
+    is_object || is_array || is_number,
+    "an object, an array or a number"
+);
+
+other_than!(
+    /// Any JSON value but an object, a string or a number: what a schema with keywords for object,
+    /// string and number values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotObjectStringOrNumber;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotObjectStringOrNumber::try_from(json!(1.5)).is_err());
+    /// assert_eq!(NotObjectStringOrNumber::try_from(json!([1])).unwrap().into_value(), json!([1]));
+    /// ```
+    NotObjectStringOrNumber,
+    is_object || is_string || is_number,
+    "an object, a string or a number"
+);
+
+other_than!(
+    /// Any JSON value but an array, a string or a number: what a schema with keywords for array,
+    /// string and number values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotArrayStringOrNumber;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotArrayStringOrNumber::try_from(json!(1.5)).is_err());
+    /// let kept = NotArrayStringOrNumber::try_from(json!({"a": 1})).unwrap();
+    /// assert_eq!(kept.into_value(), json!({"a": 1}));
+    /// ```
+    NotArrayStringOrNumber,
+    is_array || is_string || is_number,
+    "an array, a string or a number"
+);
+
+other_than!(
+    /// Any JSON value but an object, an array, a string or a number: what a schema with keywords
+    /// for object, array, string and number values and no `type` accepts besides those.
+    ///
+    /// ```
+    /// use schemcp_runtime::other_kinds::NotObjectArrayStringOrNumber;
+    /// use serde_json::json;
+    ///
+    /// assert!(NotObjectArrayStringOrNumber::try_from(json!(1.5)).is_err());
+    /// let kept = NotObjectArrayStringOrNumber::try_from(json!(null)).unwrap();
+    /// assert_eq!(kept.into_value(), json!(null));
+    /// ```
+    NotObjectArrayStringOrNumber,
+    is_object || is_array || is_string || is_number,
+    "an object, an array, a string or a number"
 );

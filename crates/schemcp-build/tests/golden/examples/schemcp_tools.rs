@@ -836,18 +836,18 @@ pub struct DefinesResourceInput {
 #[serde(untagged)]
 #[allow(dead_code, clippy::all)]
 pub enum Deployment {
-    Variant0 {
+    Npm {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        on: ::std::option::Option<DeploymentVariant0On>,
-        provider: DeploymentVariant0Provider,
+        on: ::std::option::Option<DeploymentNpmOn>,
+        provider: DeploymentNpmProvider,
         api_key: Secret,
     },
-    Variant1 {
+    Releases {
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        on: ::std::option::Option<DeploymentVariant1On>,
-        provider: DeploymentVariant1Provider,
+        on: ::std::option::Option<DeploymentReleasesOn>,
+        provider: DeploymentReleasesProvider,
         #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-        api_key: ::std::option::Option<DeploymentVariant1ApiKey>,
+        api_key: ::std::option::Option<DeploymentReleasesApiKey>,
     },
 }
 #[allow(dead_code, clippy::all)]
@@ -860,18 +860,18 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Deployment {
         #[serde(crate = "::schemcp_runtime::__private::serde")]
         struct __Variant0 {
             #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-            on: ::std::option::Option<DeploymentVariant0On>,
-            provider: DeploymentVariant0Provider,
+            on: ::std::option::Option<DeploymentNpmOn>,
+            provider: DeploymentNpmProvider,
             api_key: Secret,
         }
         #[derive(::schemcp_runtime::__private::serde::Deserialize)]
         #[serde(crate = "::schemcp_runtime::__private::serde")]
         struct __Variant1 {
             #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-            on: ::std::option::Option<DeploymentVariant1On>,
-            provider: DeploymentVariant1Provider,
+            on: ::std::option::Option<DeploymentReleasesOn>,
+            provider: DeploymentReleasesProvider,
             #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-            api_key: ::std::option::Option<DeploymentVariant1ApiKey>,
+            api_key: ::std::option::Option<DeploymentReleasesApiKey>,
         }
         let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
             deserializer,
@@ -889,7 +889,7 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Deployment {
                         <__Variant0 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant0 { on, provider, api_key }| Self::Variant0 {
+                            .map(|__Variant0 { on, provider, api_key }| Self::Npm {
                                 on,
                                 provider,
                                 api_key,
@@ -902,7 +902,7 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Deployment {
                         <__Variant1 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
                                 value,
                             )
-                            .map(|__Variant1 { on, provider, api_key }| Self::Variant1 {
+                            .map(|__Variant1 { on, provider, api_key }| Self::Releases {
                                 on,
                                 provider,
                                 api_key,
@@ -913,7 +913,7 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Deployment {
         )
     }
 }
-///`DeploymentVariant0On`
+///`DeploymentNpmOn`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
     ::schemcp_runtime::__private::serde::Serialize,
@@ -923,11 +923,11 @@ impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for Deployment {
 )]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
-pub struct DeploymentVariant0On {
+pub struct DeploymentNpmOn {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub branch: ::std::option::Option<::std::string::String>,
 }
-///`DeploymentVariant0Provider`
+///`DeploymentNpmProvider`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
     ::schemcp_runtime::__private::serde::Serialize,
@@ -942,12 +942,12 @@ pub struct DeploymentVariant0On {
 )]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
-pub enum DeploymentVariant0Provider {
+pub enum DeploymentNpmProvider {
     #[serde(rename = "npm")]
     Npm,
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::fmt::Display for DeploymentVariant0Provider {
+impl ::std::fmt::Display for DeploymentNpmProvider {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Npm => f.write_str("npm"),
@@ -955,7 +955,7 @@ impl ::std::fmt::Display for DeploymentVariant0Provider {
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::str::FromStr for DeploymentVariant0Provider {
+impl ::std::str::FromStr for DeploymentNpmProvider {
     type Err = self::error::ConversionError;
     fn from_str(
         value: &str,
@@ -967,7 +967,7 @@ impl ::std::str::FromStr for DeploymentVariant0Provider {
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::convert::TryFrom<&str> for DeploymentVariant0Provider {
+impl ::std::convert::TryFrom<&str> for DeploymentNpmProvider {
     type Error = self::error::ConversionError;
     fn try_from(
         value: &str,
@@ -976,7 +976,7 @@ impl ::std::convert::TryFrom<&str> for DeploymentVariant0Provider {
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::convert::TryFrom<::std::string::String> for DeploymentVariant0Provider {
+impl ::std::convert::TryFrom<::std::string::String> for DeploymentNpmProvider {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,
@@ -984,18 +984,18 @@ impl ::std::convert::TryFrom<::std::string::String> for DeploymentVariant0Provid
         value.parse()
     }
 }
-///`DeploymentVariant1ApiKey`
+///`DeploymentReleasesApiKey`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[serde(untagged, deny_unknown_fields)]
 #[allow(dead_code, clippy::all)]
-pub enum DeploymentVariant1ApiKey {
+pub enum DeploymentReleasesApiKey {
     Secret(Secret),
     Object { secure: ::std::string::String },
 }
 #[allow(dead_code, clippy::all)]
 impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
-for DeploymentVariant1ApiKey {
+for DeploymentReleasesApiKey {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
         D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
@@ -1014,7 +1014,7 @@ for DeploymentVariant1ApiKey {
             D::Error,
         >(
             &value,
-            "DeploymentVariant1ApiKey",
+            "DeploymentReleasesApiKey",
             &[
                 (
                     &[],
@@ -1039,12 +1039,12 @@ for DeploymentVariant1ApiKey {
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::convert::From<Secret> for DeploymentVariant1ApiKey {
+impl ::std::convert::From<Secret> for DeploymentReleasesApiKey {
     fn from(value: Secret) -> Self {
         Self::Secret(value)
     }
 }
-///`DeploymentVariant1On`
+///`DeploymentReleasesOn`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
     ::schemcp_runtime::__private::serde::Serialize,
@@ -1054,11 +1054,11 @@ impl ::std::convert::From<Secret> for DeploymentVariant1ApiKey {
 )]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
-pub struct DeploymentVariant1On {
+pub struct DeploymentReleasesOn {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub branch: ::std::option::Option<::std::string::String>,
 }
-///`DeploymentVariant1Provider`
+///`DeploymentReleasesProvider`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
     ::schemcp_runtime::__private::serde::Serialize,
@@ -1073,12 +1073,12 @@ pub struct DeploymentVariant1On {
 )]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
 #[allow(dead_code, clippy::all)]
-pub enum DeploymentVariant1Provider {
+pub enum DeploymentReleasesProvider {
     #[serde(rename = "releases")]
     Releases,
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::fmt::Display for DeploymentVariant1Provider {
+impl ::std::fmt::Display for DeploymentReleasesProvider {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Releases => f.write_str("releases"),
@@ -1086,7 +1086,7 @@ impl ::std::fmt::Display for DeploymentVariant1Provider {
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::str::FromStr for DeploymentVariant1Provider {
+impl ::std::str::FromStr for DeploymentReleasesProvider {
     type Err = self::error::ConversionError;
     fn from_str(
         value: &str,
@@ -1098,7 +1098,7 @@ impl ::std::str::FromStr for DeploymentVariant1Provider {
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::convert::TryFrom<&str> for DeploymentVariant1Provider {
+impl ::std::convert::TryFrom<&str> for DeploymentReleasesProvider {
     type Error = self::error::ConversionError;
     fn try_from(
         value: &str,
@@ -1107,7 +1107,7 @@ impl ::std::convert::TryFrom<&str> for DeploymentVariant1Provider {
     }
 }
 #[allow(dead_code, clippy::all)]
-impl ::std::convert::TryFrom<::std::string::String> for DeploymentVariant1Provider {
+impl ::std::convert::TryFrom<::std::string::String> for DeploymentReleasesProvider {
     type Error = self::error::ConversionError;
     fn try_from(
         value: ::std::string::String,
