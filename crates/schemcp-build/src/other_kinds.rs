@@ -117,11 +117,15 @@ fn kind_parts(object: &Map<String, Value>) -> Option<Vec<(&'static str, Map<Stri
 /// The untagged enum `schema` becomes for the `kinds` [`other_than`] found: a branch per kind,
 /// typed from its keywords (all of them for one kind, else that kind's), then the runtime's
 /// type for every other value. Each branch is titled after its kind (`Object`, `NotObject`),
-/// so the variants are named so rather than `Variant0`. `description` stays on the enum.
-pub(crate) fn split(schema: Map<String, Value>, kinds: &[&str]) -> Map<String, Value> {
+/// so the variants are named so rather than `Variant0`. `description` stays on the enum, and
+/// so does `default`, which is a value of the whole schema, of whichever kind.
+pub(crate) fn split(mut schema: Map<String, Value>, kinds: &[&str]) -> Map<String, Value> {
     let mut split = Map::new();
     if let Some(value) = schema.get("description") {
         split.insert("description".into(), value.clone());
+    }
+    if let Some(value) = schema.shift_remove("default") {
+        split.insert("default".into(), value);
     }
     let parts = match kinds {
         [kind] => vec![(*kind, schema)],
@@ -215,8 +219,9 @@ fn typed_branch(kind: &str, mut typed: Map<String, Value>) -> Value {
 }
 
 /// Annotations, and identifiers: `$anchor` only names the schema for references (resolved
-/// before this).
-const NEUTRAL: [&str; 6] = [
+/// before this). A `default` goes on the enum (see [`split`]).
+const NEUTRAL: [&str; 7] = [
+    "default",
     "description",
     "title",
     "$comment",

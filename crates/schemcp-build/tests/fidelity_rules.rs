@@ -90,6 +90,21 @@ fn untyped_keywords_are_an_exact_enum_an_error_or_an_explicit_value() {
         "{code}"
     );
     assert!(code.contains("///A limit.\n"), "{code}");
+    // A `default` beside them was refused with the schema; now the schema is typed, and the
+    // default, which typify cannot hold in the runtime's types, is a warning.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": { "a": { "minimum": 1, "maxLength": 3, "default": 2 } }
+    }))
+    .unwrap();
+    assert!(code.contains("pub enum TOutputA "), "{code}");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("[untyped-default]")
+                && w.contains("/outputSchema/properties/a/default")),
+        "{warnings:?}"
+    );
     // Where one kind's part has no exact type (a member named "", which no field can be): an
     // error, or with the opt-in an explicit Value.
     let schema = json!({
