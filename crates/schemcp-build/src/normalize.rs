@@ -838,20 +838,36 @@ pub(crate) fn integral_counts(schema: &mut Value) {
     }
 }
 
+/// How the branches of the copy of a schema the generator converts say what they accept, for
+/// the passes that settle its unions ([`drop_repeated_branches`], [`settle_boolean_branches`]).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(crate) enum Branches {
+    /// As the schema writes them.
+    AsWritten,
+    /// After passes that leave keywords to validation ([`drop_opaque_nots`], `drop_narrowing`):
+    /// a branch may accept more than the schema's, so two `oneOf` branches that accept the
+    /// same values now, or every value, did not have to in the schema. `{"oneOf": [{"not":
+    /// {"type": "number"}}, {"type": "array"}, {"not": {"type": "string"}}]}` accepts `"x"`;
+    /// read as written once both `not`s were dropped, it was an array.
+    Loosened,
+}
+
 /// Simplifies the unions of the copy of a schema the generator converts, keeping every value
 /// they accept. In an `anyOf`, a branch that is only an `anyOf` is replaced by its branches (a
 /// value matches one of `[[A, B], C]` when it matches one of `[A, B, C]`), and a branch equal
-/// to an earlier one but for annotations is left out. In a `oneOf`, branches equal to another
-/// (but for annotations) can never be the one that matches, and become `false` (which
-/// [`settle_boolean_branches`] then settles): the type may take a value that also matches
-/// them, which validation rejects. typify panicked on `"anyOf": [{"type": "null"}, {"type":
-/// "null"}]` and on the same `oneOf`, and gave up on `"anyOf": [{"anyOf": [X, {"type":
-/// "null"}]}, {"type": "null"}]` (no unique name).
-pub(crate) fn drop_repeated_branches(schema: &mut Value) {
+/// to an earlier one but for annotations is left out. In a `oneOf` as written, branches equal
+/// to another (but for annotations) can never be the one that matches, and become `false`
+/// (which [`settle_boolean_branches`] then settles): the type may take a value that also
+/// matches them, which validation rejects. In a [`Branches::Loosened`] `oneOf` such a branch
+/// may still match in the schema: the first is kept, as in an `anyOf`, and the type may take
+/// more than the schema, which validation rejects. typify panicked on `"anyOf": [{"type":
+/// "null"}, {"type": "null"}]` and on the same `oneOf`, and gave up on `"anyOf": [{"anyOf":
+/// [X, {"type": "null"}]}, {"type": "null"}]` (no unique name).
+pub(crate) fn drop_repeated_branches(schema: &mut Value, reading: Branches) {
     let Value::Object(object) = schema else {
         return;
     };
-    for_each_child_mut(object, &mut drop_repeated_branches);
+    for_each_child_mut(object, &mut |child| drop_repeated_branches(child, reading));
     if let Some(Value::Array(branches)) = object.get_mut("anyOf") {
         let mut kept: Vec<Value> = Vec::with_capacity(branches.len());
         for branch in branches.drain(..) {
@@ -874,6 +890,16 @@ pub(crate) fn drop_repeated_branches(schema: &mut Value) {
         *branches = kept;
     }
     if let Some(Value::Array(branches)) = object.get_mut("oneOf") {
+        if reading == Branches::Loosened {
+            let mut kept: Vec<Value> = Vec::with_capacity(branches.len());
+            for branch in branches.drain(..) {
+                if !kept.iter().any(|k| same_values(k, &branch)) {
+                    kept.push(branch);
+                }
+            }
+            *branches = kept;
+            return;
+        }
         let repeated: Vec<bool> = (0..branches.len())
             .map(|i| (0..branches.len()).any(|j| j != i && same_values(&branches[j], &branches[i])))
             .collect();
@@ -976,12 +1002,13 @@ fn inline_lone_all_of(object: &mut serde_json::Map<String, Value>) {
 /// matches every value and `false` none, so each says "every value" (the keyword is dropped)
 /// or "no value" (the whole schema becomes `false`). Beside other branches, the boolean ones
 /// that never count are left out. Boolean branches produce no annotations, so `unevaluated*`
-/// keywords see the same either way.
-pub(crate) fn settle_boolean_branches(schema: &mut Value) {
+/// keywords see the same either way. A [`Branches::Loosened`] `oneOf` of several `true`s may
+/// have matched once in the schema, so it says "every value" too.
+pub(crate) fn settle_boolean_branches(schema: &mut Value, reading: Branches) {
     let Value::Object(object) = schema else {
         return;
     };
-    for_each_child_mut(object, &mut settle_boolean_branches);
+    for_each_child_mut(object, &mut |child| settle_boolean_branches(child, reading));
     let mut matches_nothing = false;
     // `{}` matches every value and produces no annotations: it is `true`.
     let boolean = |b: &Value| match b {
@@ -1015,7 +1042,7 @@ pub(crate) fn settle_boolean_branches(schema: &mut Value) {
         let every_value = match keyword {
             "allOf" => trues == branches.len(),
             "anyOf" => trues > 0,
-            _ => trues == 1,
+            _ => trues == 1 || reading == Branches::Loosened && trues > 0,
         };
         object.shift_remove(keyword);
         matches_nothing |= !every_value;
@@ -1817,17 +1844,19 @@ fn holds_no_value(schema: &serde_json::Map<String, Value>) -> bool {
 /// one of the variants holds it. Validation still reads the `anyOf`. A branch that only
 /// refers to a definition leaving its kind open (`open_ref`) is open too: typify made
 /// `anyOf: [{"$ref": "#/$defs/anything"}, {"type": "string"}]` such a struct, which refused
-/// every string.
+/// every string. Two branches of one kind make it a `oneOf` too (`kinds_of` gives the kinds
+/// of a definition a `$ref` names), see [`overlapping_kinds`].
 pub(crate) fn settle_object_unions(
     schema: &mut Value,
     declared: &dyn Fn(&Value) -> Option<serde_json::Map<String, Value>>,
     open_ref: &dyn Fn(&str) -> bool,
+    kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
 ) {
     let Value::Object(object) = schema else {
         return;
     };
     for_each_child_mut(object, &mut |child| {
-        settle_object_unions(child, declared, open_ref)
+        settle_object_unions(child, declared, open_ref, kinds_of)
     });
     let one_of = object.contains_key("oneOf");
     let of_objects = object.get("type").is_some_and(|t| t == "object");
@@ -1881,7 +1910,7 @@ pub(crate) fn settle_object_unions(
         && !branches
             .iter()
             .any(|branch| open_branch(branch) || plain_reference(branch).is_some_and(open_ref))
-        && !overlapping_kinds(branches)
+        && !overlapping_kinds(branches, kinds_of)
     {
         return;
     }
@@ -1894,10 +1923,19 @@ pub(crate) fn settle_object_unions(
 /// schema: typify takes branches it cannot tell apart for parts of a struct, flattened, which
 /// only objects fit. Travis' `step` (`anyOf: [{"enum": ["skip"]}, {"type": "string"},
 /// {"type": "array", ...}]`) became such a struct, and refused every array and string.
-fn overlapping_kinds(branches: &[Value]) -> bool {
-    let kinds: Option<Vec<BTreeSet<String>>> = branches
+/// A branch whose kinds are not known (a `$ref` to a definition without `type`) is left out:
+/// two that say theirs and overlap are enough (`[{"type": "integer"}, {"$ref": <an integer>},
+/// {"$ref": <anything>}]` was such a struct, which refused every integer).
+fn overlapping_kinds(
+    branches: &[Value],
+    kinds_of: &dyn Fn(&str) -> Option<BTreeSet<String>>,
+) -> bool {
+    let kinds: Vec<BTreeSet<String>> = branches
         .iter()
-        .map(|branch| {
+        .filter_map(|branch| {
+            if let Some(reference) = plain_reference(branch) {
+                return kinds_of(reference);
+            }
             let branch = branch.as_object()?;
             if let Some(kinds) = declared_kinds(branch) {
                 return Some(kinds);
@@ -1906,9 +1944,6 @@ fn overlapping_kinds(branches: &[Value]) -> bool {
             Some(values.iter().map(|v| json_kind(v).to_string()).collect())
         })
         .collect();
-    let Some(kinds) = kinds else {
-        return false;
-    };
     if kinds.iter().all(|k| k.iter().all(|kind| kind == "object")) {
         return false;
     }
@@ -2770,7 +2805,7 @@ mod tests {
             {"type": "object", "additionalProperties": false},
             {"$ref": "#/$defs/Shared"}
         ]});
-        settle_object_unions(&mut schema, &declared, &|_| false);
+        settle_object_unions(&mut schema, &declared, &|_| false, &|_| None);
         // An enum, not typify's struct of flattened parts, where the map would take all.
         assert_eq!(
             schema,
@@ -2787,7 +2822,7 @@ mod tests {
             {"type": "object", "properties": {"c": {"type": "integer"}}},
             {"type": "object", "properties": {"d": {}}, "required": ["d"]}
         ]});
-        settle_object_unions(&mut one_of, &declared, &|_| false);
+        settle_object_unions(&mut one_of, &declared, &|_| false, &|_| None);
         let kept: Vec<bool> = (0..3)
             .map(|i| one_of["oneOf"][i].get("additionalProperties").is_some())
             .collect();
@@ -2797,7 +2832,7 @@ mod tests {
             {"type": "object", "properties": {"y": {}}, "required": ["y"]}
         ]});
         let before = required.clone();
-        settle_object_unions(&mut required, &declared, &|_| false);
+        settle_object_unions(&mut required, &declared, &|_| false, &|_| None);
         assert_eq!(required, before);
     }
 
@@ -2860,9 +2895,27 @@ mod tests {
     }
 
     #[test]
+    fn loosened_one_of_branches_keep_what_they_may_match() {
+        let mut repeated = json!({ "oneOf": [{ "type": "string" }, { "type": "string" }, {}] });
+        drop_repeated_branches(&mut repeated, Branches::Loosened);
+        assert_eq!(repeated, json!({ "oneOf": [{ "type": "string" }, {}] }));
+        let mut as_written = json!({ "oneOf": [{ "type": "string" }, { "type": "string" }] });
+        drop_repeated_branches(&mut as_written, Branches::AsWritten);
+        assert_eq!(as_written, json!({ "oneOf": [false, false] }));
+        for (reading, settled) in [
+            (Branches::AsWritten, json!(false)),
+            (Branches::Loosened, json!({})),
+        ] {
+            let mut trues = json!({ "oneOf": [{}, {}] });
+            settle_boolean_branches(&mut trues, reading);
+            assert_eq!(trues, settled, "{reading:?}");
+        }
+    }
+
+    #[test]
     fn all_boolean_branches_mean_every_value_or_none() {
         let settle = |mut schema: Value| {
-            settle_boolean_branches(&mut schema);
+            settle_boolean_branches(&mut schema, Branches::AsWritten);
             schema
         };
         let keeps = json!({ "type": "string" });

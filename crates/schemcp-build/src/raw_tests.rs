@@ -2020,6 +2020,75 @@ fn an_any_of_referring_to_an_open_definition_is_an_enum() {
     assert!(!has(&code, "flatten"), "{code}");
 }
 
+/// Two `anyOf` branches of one kind, beside one whose kind is not known (a `$ref` to a
+/// definition without `type`), or through a reference: typify made each union a struct of
+/// optional flattened parts, which refused every integer (a random corpus draw). They are
+/// enums.
+#[test]
+fn an_any_of_with_two_branches_of_one_kind_is_an_enum() {
+    let mut input = object(json!({
+        "k": { "anyOf": [
+            { "type": "integer" },
+            { "type": "integer", "maximum": 10 },
+            { "$ref": "#/$defs/open" }
+        ] },
+        "j": { "anyOf": [
+            { "type": "integer" },
+            { "$ref": "#/$defs/count" },
+            { "type": "object", "properties": { "a": { "type": "string" } } }
+        ] }
+    }));
+    input["$defs"] = json!({
+        "open": { "anyOf": [{ "type": "string" }, { "type": "boolean" }] },
+        "count": { "type": "integer", "minimum": 1 }
+    });
+    let (code, _) = generate(&builder(), &[tool("t", input, None)], &[])
+        .unwrap_or_else(|problems| panic!("{problems:?}"));
+    assert!(!has(&code, "flatten"), "{code}");
+    let j = item(&code, "enum", "TInputJ");
+    assert!(has(j, "Integer(i64),") && has(j, "Count(Count),"), "{j}");
+    assert!(
+        has(item(&code, "enum", "TInputK"), "Variant2(Open),"),
+        "{code}"
+    );
+}
+
+/// A `oneOf` whose branches become alike once their `not`s are left to validation still
+/// holds its values: read as written, the two `{}` left of `not: {"type": "number"}` and `not:
+/// {"type": "string"}` matched nothing, and the type was an array, which refused `"x"` (a
+/// random corpus draw); two such branches alone left the member out of the struct.
+#[test]
+fn a_one_of_loosened_by_dropped_nots_keeps_its_values() {
+    let input = object(json!({
+        "x": { "oneOf": [
+            { "not": { "type": "number" } },
+            { "type": "array" },
+            { "not": { "type": "string" } }
+        ] },
+        "y": { "oneOf": [
+            { "not": { "type": "number", "minimum": 0.5 } },
+            { "not": { "type": "number" } }
+        ] }
+    }));
+    let (code, _) = generate(&builder(), &[tool("t", input, None)], &[])
+        .unwrap_or_else(|problems| panic!("{problems:?}"));
+    let x = item(&code, "enum", "TInputX");
+    assert!(
+        has(
+            x,
+            "Variant0(::schemcp_runtime::__private::serde_json::Value),"
+        ),
+        "{x}"
+    );
+    assert!(
+        has(
+            item(&code, "struct", "TInput"),
+            "pub y: ::schemcp_runtime::__private::serde_json::Value,"
+        ),
+        "{code}"
+    );
+}
+
 /// A definition whose `allOf` asks for a number and, through a reference, a string has no
 /// value: typify's enum without variants says exactly that, and is kept (the suite's "same
 /// $anchor with different base uri", once references into its resources were followed).

@@ -32,7 +32,7 @@ use crate::checks::NoValue;
 use crate::names::pascal;
 use crate::never_matching::drop_never_matching_branches;
 use crate::normalize::{
-    absent_unmeetable_members, closed_tuples, const_as_enum, declare_required_members,
+    Branches, absent_unmeetable_members, closed_tuples, const_as_enum, declare_required_members,
     distribute_every_one_of, drop_array_narrowing_beside_prefix, drop_narrower_readings,
     drop_narrowing, drop_opaque_nots, drop_repeated_branches, drop_vacuous_ref_siblings,
     finish_tuples, fold_value_branches, inline_open_references, integral_counts,
@@ -745,8 +745,8 @@ fn collect_schema(
             let mut schema = def.clone();
             // Simplified first, so a `null` branch these passes (run on every schema below)
             // bring out is seen: `{"oneOf": [X, {"anyOf": [{"type": "null"}]}]}`.
-            drop_repeated_branches(&mut schema);
-            settle_boolean_branches(&mut schema);
+            drop_repeated_branches(&mut schema, Branches::AsWritten);
+            settle_boolean_branches(&mut schema, Branches::AsWritten);
             single_branches_as_all_of(&mut schema);
             // typify names the `T` of a nullable definition's `Option<T>` after the
             // definition itself; `T` becomes a definition of its own.
@@ -893,15 +893,15 @@ fn collect_schema(
         retitle_reserved(member, &options.reserved, &mut warnings);
         drop_vacuous_ref_siblings(&mut member.schema, &kinds_of);
         integral_counts(&mut member.schema);
-        drop_repeated_branches(&mut member.schema);
-        settle_boolean_branches(&mut member.schema);
+        drop_repeated_branches(&mut member.schema, Branches::AsWritten);
+        settle_boolean_branches(&mut member.schema, Branches::AsWritten);
         single_branches_as_all_of(&mut member.schema);
         drop_opaque_nots(&mut member.schema);
         const_as_enum(&mut member.schema);
         // After `const_as_enum`, so `const` members have kinds; what it leaves `false` goes.
         drop_never_matching_branches(&mut member.schema);
-        drop_repeated_branches(&mut member.schema);
-        settle_boolean_branches(&mut member.schema);
+        drop_repeated_branches(&mut member.schema, Branches::Loosened);
+        settle_boolean_branches(&mut member.schema, Branches::Loosened);
         single_branches_as_all_of(&mut member.schema);
         kind_keywords_into_branches(&mut member.schema, &kinds_of);
         fold_value_branches(&mut member.schema);
@@ -912,7 +912,7 @@ fn collect_schema(
         placeholders |= crate::variants::name_variants(&mut member.schema);
         drop_narrowing(&mut member.schema);
         // Branches left empty (`{"contains": ...}` without its keyword) say nothing.
-        settle_boolean_branches(&mut member.schema);
+        settle_boolean_branches(&mut member.schema, Branches::Loosened);
         drop_array_narrowing_beside_prefix(&mut member.schema, &array_only);
         closed_tuples(&mut member.schema);
         if fallback {
@@ -933,7 +933,7 @@ fn collect_schema(
         // After `untyped`, whose diagnostics name the keywords as written.
         settle_unevaluated(&mut member.schema);
         separate_any_of_from_one_of(&mut member.schema);
-        settle_object_unions(&mut member.schema, &declared, &open_ref);
+        settle_object_unions(&mut member.schema, &declared, &open_ref, &kinds_of);
         split_ref_siblings(&mut member.schema);
         open_pattern_properties(&mut member.schema);
         keep_counted_members(&mut member.schema);
