@@ -161,7 +161,10 @@ pub(crate) fn open_pattern_properties(schema: &mut Value) {
 /// declared members). Dropped as in other open objects, they took a valid value below its
 /// count: `{"zz": 1}` against `{"properties": {"b": ...}, "minProperties": 1}` came back as
 /// `{}`, which a result cannot be. Runs before [`untag_open_lone_members`], whose
-/// `minProperties` is no author's.
+/// `minProperties` is no author's. So do the objects inside the items of an array with
+/// `uniqueItems` (written in place: a definition is shared with other schemas), which tells
+/// items apart by every member: `[{"zz": true}, {}]` against `{"items": {"properties": {"a":
+/// ...}}, "uniqueItems": true}` came back as `[{}, {}]`.
 pub(crate) fn keep_counted_members(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
@@ -173,6 +176,28 @@ pub(crate) fn keep_counted_members(schema: &mut Value) {
         .is_some_and(|n| n >= 1.0);
     if counts {
         keep_undeclared(object);
+    }
+    if object.get("uniqueItems") == Some(&Value::Bool(true)) {
+        for keyword in ["items", "prefixItems"] {
+            if let Some(items) = object.get_mut(keyword) {
+                keep_undeclared_within(items);
+            }
+        }
+    }
+}
+
+/// [`keep_undeclared`] on every object schema (one with `properties`) in `schema`.
+fn keep_undeclared_within(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            for_each_child_mut(object, &mut keep_undeclared_within);
+            if object.contains_key("properties") {
+                keep_undeclared(object);
+            }
+        }
+        // `prefixItems`: a schema per position.
+        Value::Array(positions) => positions.iter_mut().for_each(keep_undeclared_within),
+        _ => {}
     }
 }
 
@@ -2892,6 +2917,35 @@ mod tests {
             settle(json!({ "unevaluatedProperties": { "type": "integer" } })),
             json!({ "additionalProperties": { "type": "integer" } })
         );
+    }
+
+    #[test]
+    fn unique_items_keep_the_members_their_objects_do_not_declare() {
+        let keep = |mut schema: Value| {
+            keep_counted_members(&mut schema);
+            schema
+        };
+        let open = json!({ "properties": { "a": { "type": "integer" } } });
+        let kept = json!({
+            "properties": { "a": { "type": "integer" } },
+            "additionalProperties": {}
+        });
+        assert_eq!(
+            keep(json!({ "items": { "items": open }, "uniqueItems": true })),
+            json!({ "items": { "items": kept }, "uniqueItems": true })
+        );
+        assert_eq!(
+            keep(json!({ "prefixItems": [open, { "type": "string" }], "uniqueItems": true })),
+            json!({ "prefixItems": [kept, { "type": "string" }], "uniqueItems": true })
+        );
+        // Without `uniqueItems`, or closed: as they were.
+        let plain = json!({ "items": open });
+        assert_eq!(keep(plain.clone()), plain);
+        let closed = json!({
+            "items": { "properties": {}, "additionalProperties": false },
+            "uniqueItems": true
+        });
+        assert_eq!(keep(closed.clone()), closed);
     }
 
     #[test]
