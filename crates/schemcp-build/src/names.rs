@@ -29,6 +29,19 @@ pub(crate) fn pascal(input: &str) -> String {
     out
 }
 
+/// `words` listed for a diagnostic: `a`, `a and b`, `a, b and c` (`conjunction` in place of
+/// `and`: `listed(&["x", "y", "z"], "or")` is `x, y or z`); `None` for none.
+pub(crate) fn listed<S: AsRef<str>>(words: &[S], conjunction: &str) -> Option<String> {
+    let (last, rest) = words.split_last()?;
+    let last = last.as_ref();
+    Some(if rest.is_empty() {
+        last.to_string()
+    } else {
+        let rest: Vec<&str> = rest.iter().map(AsRef::as_ref).collect();
+        format!("{} {conjunction} {last}", rest.join(", "))
+    })
+}
+
 /// A method name in snake_case; `None` when nothing identifier-like is left.
 pub(crate) fn snake(input: &str) -> Option<String> {
     let cleaned: String = input

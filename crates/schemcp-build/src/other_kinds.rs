@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::names::listed;
 use crate::normalize::{name_after_parent, prefix_items_refusal, runtime_type};
 
 /// Each kind [`other_than`] types, in the order the runtime names its types after them: the
@@ -147,16 +148,16 @@ pub(crate) fn split(mut schema: Map<String, Value>, kinds: &[&str]) -> Map<Strin
 /// (`it is an enum of a Rust type for object values (`Object`) and ...`), and the help that
 /// suggests the `type` the author may have meant.
 pub(crate) fn described(kinds: &[&str]) -> (String, String) {
-    let listed = |words: Vec<String>, and: &str| match words.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} {and} {last}", rest.join(", ")),
-        None => unreachable!("other_than returns at least one kind"),
-    };
+    let listed = |words: &[String], and| listed(words, and).expect("at least one kind");
     let variants = listed(
-        kinds.iter().map(|k| format!("`{}`", variant(k))).collect(),
+        &kinds
+            .iter()
+            .map(|k| format!("`{}`", variant(k)))
+            .collect::<Vec<_>>(),
         "and",
     );
-    let words = |and| listed(kinds.iter().map(|k| k.to_string()).collect(), and);
+    let names: Vec<String> = kinds.iter().map(|k| k.to_string()).collect();
+    let words = |and| listed(&names, and);
     let split = format!(
         "it is an enum of {} for {} values ({variants}) and any other kind of value (`{}`)",
         if kinds.len() == 1 {

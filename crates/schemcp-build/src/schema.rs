@@ -10,6 +10,7 @@ use schemcp_contract::json::push_token;
 use serde_json::{Value, json};
 
 use crate::branch_kinds::union_kinds;
+use crate::names::listed;
 use crate::normalize::outside_tagged_patterns;
 
 /// How a keyword holds subschemas.
@@ -1147,21 +1148,18 @@ pub(crate) fn untyped_message(
     let found = format!("`{keyword}` (a keyword for {kind} values)");
     Some(match reading.union {
         // Keywords of several kinds: name one of each.
-        None if kind_keywords(object).len() > 1 => format!(
+        // Keywords of several kinds: one of each is named.
+        None => format!(
             "this schema uses {} but has no `type`, so it also accepts every other kind of \
              JSON value, which a Rust type inferred from it would reject",
-            {
-                let found: Vec<String> = kind_keywords(object)
+            listed(
+                &kind_keywords(object)
                     .iter()
                     .map(|(keyword, kind)| format!("`{keyword}` (a keyword for {kind} values)"))
-                    .collect();
-                let (last, rest) = found.split_last().expect("more than one");
-                format!("{} and {last}", rest.join(", "))
-            }
-        ),
-        None => format!(
-            "this schema uses {found} but has no `type`, so it also accepts every other kind of \
-             JSON value, which a Rust type inferred from it would reject"
+                    .collect::<Vec<_>>(),
+                "and"
+            )
+            .unwrap_or(found)
         ),
         Some((union, None)) => format!(
             "this schema uses {found} beside {} `{union}` that lets only {kind} values through, \
@@ -1262,12 +1260,7 @@ fn other_kinds(kinds: &BTreeSet<String>, kind: &str) -> Option<String> {
     if others.contains(&"number") {
         others.retain(|k| *k != "integer");
     }
-    let (last, rest) = others.split_last()?;
-    Some(if rest.is_empty() {
-        last.to_string()
-    } else {
-        format!("{} and {last}", rest.join(", "))
-    })
+    listed(&others, "and")
 }
 
 /// What the definitions a schema references say about their kinds.
