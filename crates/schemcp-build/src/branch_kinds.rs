@@ -124,6 +124,93 @@ pub(crate) fn kind_keywords_into_branches(
     }
 }
 
+/// Rewrites, in the copy of a schema the generator converts, a list of `type`s beside
+/// `prefixItems` into a `oneOf` of a branch per kind, each with the keywords for its kind:
+/// `{"type": ["array", "null"], "prefixItems": [..]}` is `{"oneOf": [{"type": "array",
+/// "prefixItems": [..]}, {"type": "null"}]}`, which the generator types as an `Option` of the
+/// runtime's `PrefixN`. typify reads a list of types as such a union itself, but keeps
+/// `prefixItems` beside it, where no `PrefixN` can stand (see `normalize::open_tuples`); the
+/// array branch alone can hold it. A list of one kind, or a `type` other than `"array"`, is
+/// that kind's schema: `{"type": "string", "prefixItems": [..]}` is `{"type": "string"}`.
+///
+/// The two accept the same values: the kinds are disjoint (`integer` goes with `number` where
+/// both are listed), a keyword for one kind accepts every value of another, and each kind's
+/// keywords move together, so `items` and `unevaluatedItems` still see the `prefixItems`
+/// beside them. A keyword for a kind the list leaves out accepts every value it allows, and
+/// goes. Left as it is (and refused at `prefixItems`) beside anything but keywords for one
+/// kind, annotations and definitions.
+pub(crate) fn type_list_as_branches(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut type_list_as_branches);
+    let listed: Vec<String> = match object.get("type") {
+        Some(Value::String(kind)) if kind != "array" => vec![kind.clone()],
+        Some(Value::Array(listed)) => {
+            let Some(listed) = listed
+                .iter()
+                .map(|kind| kind.as_str().map(str::to_string))
+                .collect()
+            else {
+                return;
+            };
+            listed
+        }
+        _ => return,
+    };
+    if !object.contains_key("prefixItems")
+        || !object
+            .keys()
+            .all(|k| k == "type" || stays_around(k) || keyword_kind(k).is_some())
+    {
+        return;
+    }
+    let mut kinds: Vec<&str> = Vec::new();
+    for kind in &listed {
+        let kind = match kind.as_str() {
+            "integer" if listed.iter().any(|k| k == "number") => "number",
+            kind => kind,
+        };
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    let moved: Vec<String> = object
+        .keys()
+        .filter(|k| keyword_kind(k).is_some())
+        .cloned()
+        .collect();
+    let keywords: Vec<(String, Value)> = moved
+        .into_iter()
+        .filter_map(|k| {
+            let value = object.shift_remove(&k)?;
+            Some((k, value))
+        })
+        .collect();
+    object.shift_remove("type");
+    let mut branches: Vec<serde_json::Map<String, Value>> = kinds
+        .iter()
+        .map(|kind| serde_json::Map::from_iter([("type".to_string(), Value::from(*kind))]))
+        .collect();
+    for (keyword, value) in keywords {
+        let of = keyword_kind(&keyword).expect("kept above");
+        for (branch, kind) in branches.iter_mut().zip(&kinds) {
+            if constrains(&BTreeSet::from([kind.to_string()]), of) {
+                branch.insert(keyword.clone(), value.clone());
+            }
+        }
+    }
+    match <[_; 1]>::try_from(branches) {
+        Ok([one]) => object.extend(one),
+        Err(branches) => {
+            object.insert(
+                "oneOf".into(),
+                Value::Array(branches.into_iter().map(Value::Object).collect()),
+            );
+        }
+    }
+}
+
 /// The one kind `kinds` amounts to (`integer` and `number` together are `number`), if one.
 fn sole_kind(kinds: &BTreeSet<String>) -> Option<&str> {
     match kinds.iter().map(String::as_str).collect::<Vec<_>>()[..] {
@@ -465,6 +552,69 @@ mod tests {
         assert_eq!(
             rewritten(schema)["properties"]["a"],
             json!({ "anyOf": [{ "type": "object", "required": ["x"] }, { "type": "string" }] })
+        );
+    }
+
+    #[test]
+    fn a_list_of_types_beside_prefix_items_is_a_branch_per_kind() {
+        let split = |mut schema: Value| {
+            type_list_as_branches(&mut schema);
+            schema
+        };
+        let pair = json!([{ "type": "number" }, { "type": "number" }]);
+        assert_eq!(
+            split(json!({
+                "description": "Where, if known.",
+                "type": ["array", "null"],
+                "prefixItems": pair,
+                "unevaluatedItems": false,
+                "minLength": 2
+            })),
+            json!({
+                "description": "Where, if known.",
+                "oneOf": [
+                    { "type": "array", "prefixItems": pair, "unevaluatedItems": false },
+                    { "type": "null" }
+                ]
+            })
+        );
+        // `integer` goes with `number`, whose keywords are its own too.
+        assert_eq!(
+            split(json!({
+                "type": ["integer", "array", "number"],
+                "prefixItems": pair,
+                "minimum": 0
+            })),
+            json!({
+                "oneOf": [
+                    { "type": "number", "minimum": 0 },
+                    { "type": "array", "prefixItems": pair }
+                ]
+            })
+        );
+        // One kind is that kind's schema.
+        assert_eq!(
+            split(json!({ "type": "string", "prefixItems": pair, "maxLength": 3 })),
+            json!({ "type": "string", "maxLength": 3 })
+        );
+        assert_eq!(
+            split(json!({ "type": ["array"], "prefixItems": pair })),
+            json!({ "type": "array", "prefixItems": pair })
+        );
+        // Nested, and left as written beside a keyword for no one kind, or without
+        // `prefixItems`.
+        for kept in [
+            json!({ "type": ["array", "null"], "prefixItems": pair, "enum": [null] }),
+            json!({ "type": ["array", "null"], "items": { "type": "string" } }),
+            json!({ "type": "array", "prefixItems": pair }),
+        ] {
+            assert_eq!(split(kept.clone()), kept);
+        }
+        assert_eq!(
+            split(json!({ "items": { "type": ["array", "null"], "prefixItems": pair } })),
+            json!({
+                "items": { "oneOf": [{ "type": "array", "prefixItems": pair }, { "type": "null" }] }
+            })
         );
     }
 }

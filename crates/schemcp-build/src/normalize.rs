@@ -544,8 +544,8 @@ pub(crate) fn prefix_items_refusal(object: &serde_json::Map<String, Value>) -> O
         None => None,
         Some(Value::String(kind)) if kind == "array" => None,
         Some(_) => Some(
-            "the generator types `prefixItems` only with `\"type\": \"array\"` (a list of \
-             types, or another kind, would need a type holding other values as well)"
+            "the generator types `prefixItems` only with `\"type\": \"array\"`, a list of \
+             types or no `type` (each beside keywords for one kind of value)"
                 .into(),
         ),
     }
@@ -2188,30 +2188,64 @@ fn open_tuples_at(schema: &mut Value, path: &str, merged: &str) {
     {
         return;
     }
-    let mark = |schema: &mut Value, name: String| {
-        // typify reads `anyOf: [X, {"type": "null"}]` as `Option<X>`, and names `X`, not the
-        // `Option`: titled on the `anyOf`, an `X` that needs a name of its own (a checked
-        // string) had none, and typify panicked.
-        let schema = match nullable_part(schema) {
-            Some(part) => part,
-            None => schema,
-        };
-        if let Value::Object(object) = schema
-            && !object.contains_key("title")
-            && !object.contains_key("$ref")
-        {
-            object.insert(POSITION_MARKER.into(), Value::String(name));
-        }
-    };
     if let Some(Value::Array(prefix)) = object.get_mut("prefixItems") {
         for (i, position) in prefix.iter_mut().enumerate() {
-            mark(position, format!("{path}Position{i}"));
+            mark_position(position, format!("{path}Position{i}"));
         }
     }
     if let Some(items) = object.get_mut("items") {
-        mark(items, format!("{path}Item"));
+        mark_position(items, format!("{path}Item"));
     }
     object.insert(PREFIX_MARKER.into(), Value::Bool(true));
+}
+
+/// Marks a position of a `prefixItems` array (or the `items` past them) with the name its type
+/// takes, for [`finish_tuples`].
+fn mark_position(schema: &mut Value, name: String) {
+    // typify reads `anyOf: [X, {"type": "null"}]` as `Option<X>`, and names `X`, not the
+    // `Option`: titled on the `anyOf`, an `X` that needs a name of its own (a checked
+    // string) had none, and typify panicked.
+    let schema = match nullable_part(schema) {
+        Some(part) => part,
+        None => schema,
+    };
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if object.contains_key("title") || object.contains_key("$ref") {
+        return;
+    }
+    // typify names what it makes of a position after the title, but not what it derives from
+    // a map (its keys and values) or from the values of an `enum` without `type`: in a
+    // position those had no name, and typify panicked.
+    let map = !object.contains_key("properties")
+        && object.get("type").is_none_or(|kind| kind == "object");
+    if map
+        && object.get("additionalProperties") == Some(&Value::Bool(false))
+        && let Some(Value::Object(patterns)) = object.get("patternProperties")
+        && let [(_, values)] = patterns.iter().collect::<Vec<_>>()[..]
+    {
+        // typify's map with keys checked against the one pattern: every member of a valid
+        // value matches it, so the map of its schema holds every valid value; validation
+        // checks the keys.
+        let values = values.clone();
+        object.shift_remove("patternProperties");
+        object.insert("additionalProperties".into(), values);
+    }
+    if map
+        && !object.contains_key("patternProperties")
+        && let Some(values) = object.get_mut("additionalProperties")
+    {
+        mark_position(values, format!("{name}Value"));
+    }
+    if !object.contains_key("type")
+        && let Some(Value::Array(values)) = object.get("enum")
+        && let kinds @ [_] = &kinds_of(values)[..]
+    {
+        let kinds = kinds.to_vec();
+        set_type(object, kinds);
+    }
+    object.insert(POSITION_MARKER.into(), Value::String(name));
 }
 
 /// The `X` of a schema that is only `anyOf` or `oneOf` `[X, {"type": "null"}]` (in either

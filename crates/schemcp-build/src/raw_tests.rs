@@ -733,13 +733,63 @@ fn variable_length_prefix_items_become_prefix_types() {
     }
 }
 
+/// typify names what it makes of a tuple position after the name the generator gives it, but
+/// not what it derives from a map there (its values, or keys checked against a pattern), nor
+/// the values of an `enum` without `type`: each of these made typify panic.
+#[test]
+fn positions_whose_parts_typify_does_not_name_are_typed() {
+    let positions = [
+        json!({ "type": "object", "additionalProperties": { "type": "string", "maxLength": 4 } }),
+        json!({ "type": "object", "additionalProperties": { "type": "object", "properties": { "b": { "type": "integer" } } } }),
+        json!({ "type": "object", "patternProperties": { "^x-": { "type": "null" } }, "additionalProperties": false }),
+        json!({ "const": { "a": [1, 2] } }),
+        json!({ "enum": [[1], [2, 3]] }),
+    ];
+    for position in positions {
+        let schema =
+            json!({ "type": "array", "prefixItems": [position.clone()], "items": position });
+        let (code, warnings) = generate(
+            &builder(),
+            &[tool("t", object(json!({ "at": schema })), None)],
+            &[],
+        )
+        .unwrap_or_else(|e| panic!("{position}: {e:?}"));
+        assert!(warnings.is_empty(), "{position}: {warnings:?}");
+        assert!(
+            code.contains("prefix_items::Prefix1<"),
+            "{position}: {code}"
+        );
+    }
+    let map =
+        json!({ "type": "object", "additionalProperties": { "type": "string", "maxLength": 4 } });
+    let schema = json!({ "type": "array", "prefixItems": [map.clone()], "items": map });
+    let (code, _) = generate(
+        &builder(),
+        &[tool("t", object(json!({ "at": schema })), None)],
+        &[],
+    )
+    .unwrap();
+    for name in ["TInputAtPosition0Value", "TInputAtItemValue"] {
+        assert_eq!(
+            count(&code, &format!("pub struct {name}(")),
+            1,
+            "{name}: {code}"
+        );
+    }
+}
+
 /// What a `PrefixN` cannot hold exactly is still refused at the `prefixItems` pointer.
 #[test]
 fn prefix_items_a_prefix_type_cannot_hold_are_refused() {
     let cases = [
         (
-            json!({ "type": ["array", "null"], "prefixItems": [{ "type": "number" }] }),
-            "only with `\"type\": \"array\"`",
+            // A list of types is a branch per kind, but `enum` is for no one kind.
+            json!({
+                "type": ["array", "null"],
+                "prefixItems": [{ "type": "number" }],
+                "enum": [null, [1]]
+            }),
+            "beside `enum`",
         ),
         (
             json!({ "type": "array", "prefixItems": vec![json!({ "type": "number" }); 13] }),

@@ -1131,7 +1131,7 @@ pub(crate) fn open_branch(branch: &Value) -> bool {
 /// Why `object`, which says no `type`, is not what a type inferred from its keywords holds:
 /// it names the first kind-specific keyword, or `None` if it has none. Where an `anyOf` or
 /// `oneOf` beside the keywords says which kinds get through (see
-/// [`union_kinds`](crate::branch_kinds::union_kinds); `kinds_of` gives a referenced
+/// [`union_kinds`]; `kinds_of` gives a referenced
 /// definition's), it names those instead of claiming every kind does.
 ///
 /// ```text

@@ -27,7 +27,7 @@ use quote::{format_ident, quote};
 use serde_json::{Value, json};
 use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
-use crate::branch_kinds::kind_keywords_into_branches;
+use crate::branch_kinds::{kind_keywords_into_branches, type_list_as_branches};
 use crate::checks::NoValue;
 use crate::names::pascal;
 use crate::never_matching::drop_never_matching_branches;
@@ -903,6 +903,7 @@ fn collect_schema(
         drop_repeated_branches(&mut member.schema, Branches::Loosened);
         settle_boolean_branches(&mut member.schema, Branches::Loosened);
         single_branches_as_all_of(&mut member.schema);
+        type_list_as_branches(&mut member.schema);
         kind_keywords_into_branches(&mut member.schema, &kinds_of);
         fold_value_branches(&mut member.schema);
         narrow_listed_members(&mut member.schema);

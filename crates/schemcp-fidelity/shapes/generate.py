@@ -17,12 +17,16 @@ keywords beside them (to definitions without a `type`), `unevaluatedProperties` 
 `unevaluatedItems` around all of these, `contains` with its counts, `not` over members, tagged
 unions, and `enum`/`const` of objects and arrays.
 
+A fourth, `lists*.json` (folder `lists`), draws `prefixItems` beside a list of types and the
+keywords of the kinds listed (and of one not listed), as the root, a member, the items of an
+array, a union branch or a shared definition.
+
 The unions, defaults and models corpora cover objects; this one covers the rest, and the
 integers no 64-bit type holds. tests/shapes.rs runs the fidelity harness over it, the first two
-families (folder `corpus`) apart from the third (folder `evaluated`): one crate of generated
-code for all three took twice as long to compile as the two crates. The corpus is committed, so
-the test depends neither on this script nor on Python; to regenerate it (with jsonschema
-4.26.0, as in the interop virtualenv `./scripts/test` makes):
+families (folder `corpus`) apart from the third (folder `evaluated`) and the fourth: one crate
+of generated code for all three took twice as long to compile as the two crates. The corpus is
+committed, so the test depends neither on this script nor on Python; to regenerate it (with
+jsonschema 4.26.0, as in the interop virtualenv `./scripts/test` makes):
 
     target/interop/venv/bin/python crates/schemcp-fidelity/shapes/generate.py crates/schemcp-fidelity/shapes
 
@@ -42,6 +46,8 @@ SEEDS = [21, 22, 23, 31, 32, 33, 34, 35, 36]
 REF_SEEDS = [41, 42, 43, 44]
 # The evaluated family (`evaluated`).
 EVALUATED_SEEDS = [51, 52]
+# The lists family (`listed`).
+LIST_SEEDS = [61]
 SCHEMAS_PER_SEED = 100
 NAMES = ["a", "b", "c", "kind", "x-y", "type"]
 STRINGS = ["", "a", "ab", "abc", "hello world", "ÿ€😀", "line\nbreak", "q\"uote", "2024-01-02", "0"]
@@ -562,12 +568,63 @@ def linked_root(rnd):
     return schema
 
 
+def listed(rnd, depth, defs):
+    """`prefixItems` beside a list of types and keywords of the kinds listed (and sometimes of
+    one not listed, which then accepts every value): each kind's keywords apply to its own
+    values only."""
+    schema = array(rnd, depth, defs)
+    if "prefixItems" not in schema:
+        schema.pop("contains", None)
+        schema["prefixItems"] = [schema_(rnd, depth - 1, defs) for _ in range(rnd.randint(1, 3))]
+    others = rnd.sample(["string", "integer", "number", "boolean", "object", "null"], rnd.randint(1, 2))
+    kinds = ["array"] + others
+    rnd.shuffle(kinds)
+    schema["type"] = kinds
+    if "string" in kinds and rnd.random() < 0.5:
+        schema["maxLength"] = 3
+    if ("integer" in kinds or "number" in kinds) and rnd.random() < 0.5:
+        schema["minimum"] = rnd.choice([0, 1.5])
+    if "object" in kinds and rnd.random() < 0.6:
+        schema["properties"] = {"a": scalar(rnd)}
+        if rnd.random() < 0.5:
+            schema["additionalProperties"] = False
+    if rnd.random() < 0.2:
+        schema["unevaluatedItems"] = schema.pop("items", rnd.choice([False, {"type": "string"}]))
+    if "string" not in kinds and rnd.random() < 0.15:
+        schema["minLength"] = 2
+    if rnd.random() < 0.2:
+        schema["description"] = "A list of kinds."
+    return schema
+
+
+def lists_root(rnd):
+    defs = {}
+    pick = rnd.random()
+    if pick < 0.35:
+        schema = listed(rnd, 2, defs)
+    elif pick < 0.65:
+        schema = {"type": "object", "properties": {"p": listed(rnd, 2, defs), "q": schema_(rnd, 1, defs)}}
+        if rnd.random() < 0.5:
+            schema["required"] = ["p"]
+    elif pick < 0.8:
+        schema = {"type": "array", "items": listed(rnd, 2, defs)}
+    elif pick < 0.9:
+        schema = {"anyOf": [listed(rnd, 2, defs), schema_(rnd, 1, defs)]}
+    else:
+        defs["pair"] = listed(rnd, 2, defs)
+        schema = {"type": "object", "properties": {"p": {"$ref": "#/$defs/pair"}, "q": {"type": "array", "items": {"$ref": "#/$defs/pair"}}}}
+    if defs:
+        schema = {"$defs": defs, **schema} if isinstance(schema, dict) else {"$defs": defs, "allOf": [schema]}
+    return schema
+
+
 # (folder, file name prefix, group prefix, seeds, how a schema is drawn, attempts at
 # instances, whether `draw` merges an object's parts first)
 FAMILIES = [
     ("corpus", "shapes", "s", SEEDS, lambda rnd: root(rnd), 300, False),
     ("corpus", "refs", "r", REF_SEEDS, linked_root, 200, False),
     ("evaluated", "evaluated", "e", EVALUATED_SEEDS, evaluated_root, 300, True),
+    ("lists", "lists", "l", LIST_SEEDS, lists_root, 300, False),
 ]
 
 

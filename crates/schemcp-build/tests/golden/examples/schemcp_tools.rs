@@ -3078,6 +3078,179 @@ pub struct KeepsPositionsInput {
         KeepsPositionsInputReadingPosition2,
         i64,
     >,
+    ///Where the route starts and ends, in kilometres, or null when it is not known.
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub route: ::std::option::Option<
+        ::std::option::Option<
+            ::schemcp_runtime::prefix_items::Prefix2<
+                f64,
+                f64,
+                ::schemcp_runtime::prefix_items::NoValue,
+            >,
+        >,
+    >,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub label: ::std::option::Option<KeepsPositionsInputLabel>,
+}
+///`KeepsPositionsInputLabel`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsPositionsInputLabel {
+    Array(
+        ::schemcp_runtime::prefix_items::Prefix2<
+            ::std::string::String,
+            i64,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    ),
+    String(KeepsPositionsInputLabelString),
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsPositionsInputLabel {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "KeepsPositionsInputLabel",
+            &[
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <::schemcp_runtime::prefix_items::Prefix2<
+                            ::std::string::String,
+                            i64,
+                            ::schemcp_runtime::__private::serde_json::Value,
+                        > as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::Array)
+                    },
+                ),
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <KeepsPositionsInputLabelString as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<
+    ::schemcp_runtime::prefix_items::Prefix2<
+        ::std::string::String,
+        i64,
+        ::schemcp_runtime::__private::serde_json::Value,
+    >,
+> for KeepsPositionsInputLabel {
+    fn from(
+        value: ::schemcp_runtime::prefix_items::Prefix2<
+            ::std::string::String,
+            i64,
+            ::schemcp_runtime::__private::serde_json::Value,
+        >,
+    ) -> Self {
+        Self::Array(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<KeepsPositionsInputLabelString> for KeepsPositionsInputLabel {
+    fn from(value: KeepsPositionsInputLabelString) -> Self {
+        Self::String(value)
+    }
+}
+///`KeepsPositionsInputLabelString`
+#[derive(
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsPositionsInputLabelString(::std::string::String);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for KeepsPositionsInputLabelString {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<KeepsPositionsInputLabelString> for ::std::string::String {
+    fn from(value: KeepsPositionsInputLabelString) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsPositionsInputLabelString {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsPositionsInputLabelString {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for KeepsPositionsInputLabelString {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for KeepsPositionsInputLabelString {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::schemcp_runtime::__private::serde::de::Error>::custom(
+                    e.to_string(),
+                )
+            })
+    }
 }
 ///`KeepsPositionsInputReadingPosition2`
 #[derive(
@@ -5430,7 +5603,7 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
-    /// A `prefixItems` array of variable length: each position has its own type, a shorter array is valid, and items past the prefix follow `items`.
+    /// A `prefixItems` array of variable length: each position has its own type, a shorter array is valid, and items past the prefix follow `items`. Beside a list of types, it is the array branch of a union.
     fn keeps_positions(
         &self,
         input: KeepsPositionsInput,
@@ -7364,6 +7537,61 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_positions` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"reading\":[],\"route\":null}")
+                .unwrap();
+            let typed: KeepsPositionsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_positions` /inputSchema/examples/3", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_positions` /inputSchema/examples/3", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"reading\":[],\"route\":[12.5],\"label\":\"north\"}",
+                )
+                .unwrap();
+            let typed: KeepsPositionsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_positions` /inputSchema/examples/4", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_positions` /inputSchema/examples/4", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"reading\":[],\"route\":[0.5,41.25],\"label\":[\"north\",3]}",
+                )
+                .unwrap();
+            let typed: KeepsPositionsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_positions` /inputSchema/examples/5", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_positions` /inputSchema/examples/5", example, back
             );
         }
         {
