@@ -42,11 +42,13 @@ pub(crate) struct FileParts<'a> {
 }
 
 /// The passes over typify's output that make the final types: conversions two variants share
-/// left out, optional members kept as sent,
-/// variants typify could only number named, untagged unions of objects read by best fit, and paths through the runtime's re-exports. Done before [`render`] so that the examples can
-/// be followed through the very types the user compiles.
+/// left out and those of one-element tuples mended, optional members kept as sent, variants
+/// typify could only number named, untagged unions of objects read by best fit, and paths
+/// through the runtime's re-exports. Done before [`render`] so that the examples can be
+/// followed through the very types the user compiles.
 pub(crate) fn finish_types(types: &mut syn::File) {
     from_impls::drop_ambiguous_from_impls(types);
+    from_impls::mend_one_tuple_from_impls(types);
     let wrapped = optional::keep_optional_members(types);
     initializers::mend_defaults(types, &wrapped);
     union_names::name_union_variants(types);

@@ -4,11 +4,17 @@
 //! beside `type` changes the Rust type, and the two impls of `From<Vec<Value>>` did not
 //! compile. Neither impl is *the* conversion, so [`drop_ambiguous_from_impls`] drops both;
 //! the variants stay (validation tells the branches apart).
+//!
+//! typify also writes the impl for a variant that holds a tuple of one element (a fixed-length
+//! `prefixItems` of one position, `Array((String,))`) as for one with a field per element:
+//! `Self::Array(value.0)`, which did not compile; [`mend_one_tuple_from_impls`] passes the
+//! tuple whole.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use quote::ToTokens;
-use syn::{GenericArgument, Item, PathArguments};
+use syn::visit_mut::{self, VisitMut};
+use syn::{Expr, Fields, GenericArgument, Item, PathArguments, Type};
 
 /// Removes every `impl From<T> for S` of `file` that is not the only one for that `T` and `S`.
 pub(crate) fn drop_ambiguous_from_impls(file: &mut syn::File) {
@@ -23,6 +29,73 @@ pub(crate) fn drop_ambiguous_from_impls(file: &mut syn::File) {
     }
     file.items
         .retain(|item| from_impl(item).is_none_or(|key| seen[&key] == 1));
+}
+
+/// Rewrites `Self::V(value.0)` to `Self::V(value)` in every `impl From<(T,)> for S` whose
+/// variant `V` of enum `S` holds the one-element tuple itself.
+pub(crate) fn mend_one_tuple_from_impls(file: &mut syn::File) {
+    let one_tuple = |ty: &Type| matches!(ty, Type::Tuple(tuple) if tuple.elems.len() == 1);
+    // (enum, variant) of each variant whose one field is a one-element tuple.
+    let mut holders: HashSet<(String, String)> = HashSet::new();
+    for item in &file.items {
+        let Item::Enum(item) = item else { continue };
+        for variant in &item.variants {
+            if let Fields::Unnamed(fields) = &variant.fields
+                && let [field] = fields.unnamed.iter().collect::<Vec<_>>()[..]
+                && one_tuple(&field.ty)
+            {
+                holders.insert((item.ident.to_string(), variant.ident.to_string()));
+            }
+        }
+    }
+    if holders.is_empty() {
+        return;
+    }
+    struct Whole<'a> {
+        holders: &'a HashSet<(String, String)>,
+        enum_name: String,
+    }
+    impl VisitMut for Whole<'_> {
+        fn visit_expr_call_mut(&mut self, call: &mut syn::ExprCall) {
+            visit_mut::visit_expr_call_mut(self, call);
+            let Expr::Path(path) = &*call.func else {
+                return;
+            };
+            let segments: Vec<String> = path
+                .path
+                .segments
+                .iter()
+                .map(|s| s.ident.to_string())
+                .collect();
+            let [first, variant] = &segments[..] else {
+                return;
+            };
+            if first != "Self"
+                || !self
+                    .holders
+                    .contains(&(self.enum_name.clone(), variant.clone()))
+            {
+                return;
+            }
+            if let [Expr::Field(field)] = &mut call.args.iter_mut().collect::<Vec<_>>()[..]
+                && matches!(&field.member, syn::Member::Unnamed(index) if index.index == 0)
+            {
+                let whole = (*field.base).clone();
+                call.args[0] = whole;
+            }
+        }
+    }
+    for item in &mut file.items {
+        let enum_name = match conversion_impl(item, "From") {
+            Some((block, from)) if one_tuple(from) => block.self_ty.to_token_stream().to_string(),
+            _ => continue,
+        };
+        let mut whole = Whole {
+            holders: &holders,
+            enum_name,
+        };
+        whole.visit_item_mut(item);
+    }
 }
 
 /// `(S, T)` of an `impl From<T> for S`.
@@ -87,5 +160,32 @@ mod tests {
             ]
         );
         assert_eq!(file.items.len(), 3, "the enum stays");
+    }
+
+    #[test]
+    fn a_variant_holding_a_one_element_tuple_is_given_it_whole() {
+        let mut file: syn::File = syn::parse_quote! {
+            pub enum Either { Integer(i64), Array((String,)), Pair(String, i64) }
+            impl ::std::convert::From<(String,)> for Either {
+                fn from(value: (String,)) -> Self { Self::Array(value.0) }
+            }
+            impl ::std::convert::From<(String, i64)> for Either {
+                fn from(value: (String, i64)) -> Self { Self::Pair(value.0, value.1) }
+            }
+        };
+        mend_one_tuple_from_impls(&mut file);
+        let expected: syn::File = syn::parse_quote! {
+            pub enum Either { Integer(i64), Array((String,)), Pair(String, i64) }
+            impl ::std::convert::From<(String,)> for Either {
+                fn from(value: (String,)) -> Self { Self::Array(value) }
+            }
+            impl ::std::convert::From<(String, i64)> for Either {
+                fn from(value: (String, i64)) -> Self { Self::Pair(value.0, value.1) }
+            }
+        };
+        assert_eq!(
+            file.to_token_stream().to_string(),
+            expected.to_token_stream().to_string()
+        );
     }
 }

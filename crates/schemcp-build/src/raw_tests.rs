@@ -2535,6 +2535,30 @@ fn references_beside_keywords_to_definitions_without_type_are_read_in_place() {
     assert!(has(object, "pub b: ::std::option::Option<i64>"), "{code}");
 }
 
+/// A definition that is only a `$ref` allows its target's kinds: beside a reference to such an
+/// alias of an integer, `properties` constrains nothing, and the `anyOf` is an enum with an
+/// integer variant. The keywords stayed, and typify made the `anyOf` a struct of flattened
+/// parts that refused every integer.
+#[test]
+fn keywords_beside_a_reference_to_an_alias_read_its_target_kinds() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "at": {"anyOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}},
+                {"$ref": "#/$defs/count", "properties": {"extra": {"type": "string"}}}
+            ]}
+        },
+        "$defs": {"count": {"$ref": "#/$defs/integer"}, "integer": {"type": "integer"}}
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    assert!(
+        has(item(&code, "enum", "TInputAt"), "Count(Count)"),
+        "{code}"
+    );
+}
+
 /// An open object with a `not` typify cannot read, which fewer members may match: the
 /// members it does not declare are kept (`{"zz": 1}` against `"not": {"maxProperties": 0}`
 /// came back as `{}`, which `not` denies).

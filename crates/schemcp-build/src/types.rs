@@ -872,11 +872,26 @@ fn collect_schema(
         open_unevaluated(&mut member.schema, &reference_evaluates);
     }
     // The kinds each definition's `type` allows, for what beside a reference to it
-    // constrains nothing.
-    let def_kinds: BTreeMap<usize, BTreeSet<String>> = members
+    // constrains nothing; a definition that is only a `$ref` allows its target's. Without
+    // those, an `anyOf` branch `{"$ref": <alias of an integer>, "properties": ...}` kept its
+    // `properties`, and typify made the `anyOf` a struct that refused every integer.
+    let own_kinds: BTreeMap<usize, BTreeSet<String>> = members
         .iter()
         .enumerate()
         .filter_map(|(i, m)| Some((i, declared_kinds(m.schema.as_object()?)?)))
+        .collect();
+    let def_kinds: BTreeMap<usize, BTreeSet<String>> = (0..members.len())
+        .filter_map(|i| {
+            let mut at = i;
+            // At most one step per definition: a cycle of aliases allows no kind.
+            for _ in 0..members.len() {
+                if let Some(kinds) = own_kinds.get(&at) {
+                    return Some((i, kinds.clone()));
+                }
+                at = resolve(plain_reference(&members[at].schema)?, &defs).ok()?;
+            }
+            None
+        })
         .collect();
     let kinds_of = |reference: &str| {
         resolve(reference, &defs)

@@ -3095,6 +3095,35 @@ pub struct KeepsPositionsInput {
     >,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub label: ::std::option::Option<KeepsPositionsInputLabel>,
+    ///A number, or a tuple of one string (a union variant holding a one-element tuple).
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub code: ::std::option::Option<KeepsPositionsInputCode>,
+}
+///A number, or a tuple of one string (a union variant holding a one-element tuple).
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsPositionsInputCode {
+    Integer(i64),
+    Array((::std::string::String,)),
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<i64> for KeepsPositionsInputCode {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<(::std::string::String,)> for KeepsPositionsInputCode {
+    fn from(value: (::std::string::String,)) -> Self {
+        Self::Array(value)
+    }
 }
 ///`KeepsPositionsInputLabel`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
@@ -7577,7 +7606,7 @@ pub(crate) mod schemcp_examples {
         }
         {
             let example: Value = serde_json::from_str(
-                    "{\"reading\":[],\"route\":[0.5,41.25],\"label\":[\"north\",3]}",
+                    "{\"reading\":[],\"route\":[0.5,41.25],\"label\":[\"north\",3],\"code\":7}",
                 )
                 .unwrap();
             let typed: KeepsPositionsInput = serde_json::from_value(example.clone())
@@ -7592,6 +7621,25 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_positions` /inputSchema/examples/5", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"reading\":[],\"code\":[\"x7\"]}",
+                )
+                .unwrap();
+            let typed: KeepsPositionsInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_positions` /inputSchema/examples/6", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_positions` /inputSchema/examples/6", example, back
             );
         }
         {
