@@ -139,21 +139,24 @@ pub(crate) fn open_pattern_properties(schema: &mut Value) {
         return;
     };
     for_each_child_mut(object, &mut open_pattern_properties);
-    let patterns = match object.get("patternProperties") {
-        Some(Value::Object(patterns)) => patterns.len(),
-        _ => return,
-    };
-    let checked_keys = patterns == 1
-        && !object.contains_key("properties")
-        && object.get("additionalProperties") == Some(&Value::Bool(false))
-        && object["patternProperties"]
-            .as_object()
-            .is_some_and(|p| p.keys().all(|k| same_in_generated_code(k)));
-    if checked_keys {
+    if !matches!(object.get("patternProperties"), Some(Value::Object(_))) || checked_key_map(object)
+    {
         return;
     }
     object.shift_remove("patternProperties");
     object.insert("additionalProperties".into(), json!({}));
+}
+
+/// Whether typify makes `object` a map whose keys are checked against its one pattern: no
+/// `properties`, one `patternProperties` entry (whose pattern generated code can spell), and
+/// `additionalProperties: false`.
+fn checked_key_map(object: &serde_json::Map<String, Value>) -> bool {
+    !object.contains_key("properties")
+        && object.get("additionalProperties") == Some(&Value::Bool(false))
+        && object
+            .get("patternProperties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.len() == 1 && p.keys().all(|k| same_in_generated_code(k)))
 }
 
 /// Keeps the members an open object does not declare where a `minProperties` counts them, in
@@ -2221,15 +2224,12 @@ fn mark_position(schema: &mut Value, name: String) {
     let map = !object.contains_key("properties")
         && object.get("type").is_none_or(|kind| kind == "object");
     if map
-        && object.get("additionalProperties") == Some(&Value::Bool(false))
-        && let Some(Value::Object(patterns)) = object.get("patternProperties")
-        && let [(_, values)] = patterns.iter().collect::<Vec<_>>()[..]
+        && checked_key_map(object)
+        && let Some(Value::Object(patterns)) = object.shift_remove("patternProperties")
+        && let Some((_, values)) = patterns.into_iter().next()
     {
-        // typify's map with keys checked against the one pattern: every member of a valid
-        // value matches it, so the map of its schema holds every valid value; validation
-        // checks the keys.
-        let values = values.clone();
-        object.shift_remove("patternProperties");
+        // Every member of a valid value matches the one pattern, so the map of its schema
+        // holds every valid value; validation checks the keys.
         object.insert("additionalProperties".into(), values);
     }
     if map
