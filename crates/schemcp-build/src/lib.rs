@@ -39,6 +39,7 @@
 
 mod branch_kinds;
 mod checks;
+mod derived_names;
 mod emit;
 mod examples;
 mod fields;
@@ -432,7 +433,12 @@ impl Builder {
         let options = types::Options {
             derives: self.derives.clone(),
             fallback_to_value: self.fallback_to_value,
-            reserved: vec![self.trait_name.clone(), "Dispatch".into()],
+            // typify's code names `String`, `Ok` and `Err` without a path (`TryFrom<String>`,
+            // `Ok(Self(value))`): a type of one of those names took their place, and the
+            // code did not compile.
+            reserved: [&self.trait_name, "Dispatch", "String", "Ok", "Err"]
+                .map(String::from)
+                .into(),
         };
         let checked = examples::check(&schemas);
         if !checked.errors.is_empty() {

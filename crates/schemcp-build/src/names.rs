@@ -1,6 +1,7 @@
 //! Rust identifiers from tool and schema names.
 
 use heck::{ToPascalCase, ToSnakeCase};
+use unicode_ident::is_xid_continue;
 
 /// A type name in PascalCase that typify keeps unchanged: typify re-sanitizes every name it is
 /// given with the same heck rules, so handing it a fixed point keeps our name and its name in
@@ -27,6 +28,16 @@ pub(crate) fn pascal(input: &str) -> String {
         out.push('_');
     }
     out
+}
+
+/// typify 0.8's `sanitize` in PascalCase, before it makes the result an identifier: quotes
+/// dropped, every character that cannot go on an identifier a word break (`foo.bar` and
+/// `foo-bar` are both `FooBar`).
+pub(crate) fn typify_pascal(input: &str) -> String {
+    input
+        .replace('\'', "")
+        .replace(|c| !is_xid_continue(c), "-")
+        .to_pascal_case()
 }
 
 /// `words` listed for a diagnostic: `a`, `a and b`, `a, b and c` (`conjunction` in place of

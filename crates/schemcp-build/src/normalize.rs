@@ -2100,7 +2100,7 @@ pub(crate) fn open_tuples(schema: &mut Value) {
 /// On a `prefixItems` array [`finish_tuples`] converts.
 const PREFIX_MARKER: &str = "x-schemcp-prefix";
 /// On a position (or the `items` past them): the name its type takes after its parent's.
-const POSITION_MARKER: &str = "x-schemcp-position";
+pub(crate) const POSITION_MARKER: &str = "x-schemcp-position";
 
 /// Marks, for [`finish_tuples`], the members that two branches of one `anyOf`/`oneOf`
 /// declare under one name with different schemas, each with a path of its own (`path`, where
@@ -2238,19 +2238,30 @@ fn mark_position(schema: &mut Value, name: String) {
     {
         mark_position(values, format!("{name}Value"));
     }
-    if !object.contains_key("type")
-        && let Some(Value::Array(values)) = object.get("enum")
-        && let kinds @ [_] = &kinds_of(values)[..]
-    {
-        let kinds = kinds.to_vec();
+    type_enum_of_one_kind(object);
+    object.insert(POSITION_MARKER.into(), Value::String(name));
+}
+
+/// Gives an `enum` of values of one kind without `type` its `type`: typify names what it makes
+/// of such an `enum` after its place, not after its `title` (an object or array one in a tuple
+/// position had no name, and typify panicked; one named by [`POSITION_MARKER`] took the name
+/// of its holder).
+pub(crate) fn type_enum_of_one_kind(object: &mut serde_json::Map<String, Value>) {
+    if object.contains_key("type") {
+        return;
+    }
+    let Some(Value::Array(values)) = object.get("enum") else {
+        return;
+    };
+    let kinds = kinds_of(values);
+    if kinds.len() == 1 {
         set_type(object, kinds);
     }
-    object.insert(POSITION_MARKER.into(), Value::String(name));
 }
 
 /// The `X` of a schema that is only `anyOf` or `oneOf` `[X, {"type": "null"}]` (in either
 /// order), which typify types as `Option<X>`.
-fn nullable_part(schema: &mut Value) -> Option<&mut Value> {
+pub(crate) fn nullable_part(schema: &mut Value) -> Option<&mut Value> {
     let Value::Object(object) = schema else {
         return None;
     };

@@ -298,19 +298,6 @@ fn one_kind(target: &Value) -> Option<&'static str> {
             .keys()
             .all(|k| NEUTRAL.contains(&k.as_str()) || allowed.contains(&k.as_str()))
     };
-    // Member names become field names (two that sanitize alike get numbered ones, see
-    // `fields`); an empty one has no field name to become.
-    let named = |name: &str| !name.is_empty();
-    let names_ok = |object: &serde_json::Map<String, Value>| {
-        object
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_none_or(|p| p.keys().all(|k| named(k)))
-            && object
-                .get("required")
-                .and_then(Value::as_array)
-                .is_none_or(|r| r.iter().all(|k| k.as_str().is_some_and(named)))
-    };
     // An `allOf`, `anyOf` or `oneOf` of schemas with object keywords only: any other kind of
     // value passes every branch, so the `NotObject` side holds every valid one (a `oneOf` of
     // two such branches rejects them all, which validation enforces). typify merges `allOf`
@@ -330,7 +317,6 @@ fn one_kind(target: &Value) -> Option<&'static str> {
         branch
             .keys()
             .all(|k| NEUTRAL.contains(&k.as_str()) || DECLARING.contains(&k.as_str()))
-            && names_ok(branch)
     };
     let applicators: Vec<&str> = ["allOf", "anyOf", "oneOf"]
         .into_iter()
@@ -348,10 +334,7 @@ fn one_kind(target: &Value) -> Option<&'static str> {
             || OBJECT.contains(&k.as_str())
             || object_branches && applicators.contains(&k.as_str())
     });
-    if own_keys_object_only
-        && names_ok(object)
-        && (object_branches || OBJECT.iter().any(|k| object.contains_key(*k)))
-    {
+    if own_keys_object_only && (object_branches || OBJECT.iter().any(|k| object.contains_key(*k))) {
         Some("object")
     } else if prefix_items_refusal(object).is_none()
         // `contains` evaluates items too: which ones `unevaluatedItems` sees depends on them.

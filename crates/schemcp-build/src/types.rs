@@ -29,6 +29,7 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
 use crate::branch_kinds::{kind_keywords_into_branches, type_list_as_branches};
 use crate::checks::NoValue;
+use crate::derived_names::{name_inline_types_apart, place_names};
 use crate::names::pascal;
 use crate::never_matching::drop_never_matching_branches;
 use crate::normalize::{
@@ -958,6 +959,7 @@ fn collect_schema(
         drop_narrower_readings(&mut member.schema);
         true_as_empty(&mut member.schema);
         declare_required_members(&mut member.schema);
+        name_inline_types_apart(&mut member.schema);
     }
     hoist_unending_merges(&mut members, &mut defs, t, &mut problems);
     for member in &mut members {
@@ -1644,7 +1646,16 @@ fn qualify_titles(members: &mut [Member]) {
             },
         );
     }
-    let taken: BTreeSet<String> = by_name.keys().cloned().collect();
+    if by_name.values().all(|c| c.len() < 2) {
+        return;
+    }
+    // Nor may a qualified title be a name typify gives a schema after where it stands (a title
+    // `Value` in `TInput` qualified as `TInputValue`, beside a member `value`).
+    let mut taken: BTreeSet<String> = by_name.keys().cloned().collect();
+    for member in members.iter() {
+        let places = place_names(&member.schema);
+        taken.extend(places.iter().map(|place| format!("{}{place}", member.name)));
+    }
     let mut given = BTreeSet::new();
     for (name, contents) in by_name.into_iter().filter(|(_, c)| c.len() > 1) {
         for (_, places) in contents {

@@ -7,13 +7,13 @@
 //! name followed by the value's bytes as private-use characters, which typify's naming drops
 //! and the generated code carries in its string literals (`rename`, `FromStr`, `Display`).
 
-use heck::ToPascalCase;
 use proc_macro2::{Group, Literal, TokenStream, TokenTree};
 use quote::ToTokens;
 use serde_json::Value;
 use syn::{Item, Type};
 use unicode_ident::{is_xid_continue, is_xid_start};
 
+use crate::names::typify_pascal;
 use crate::schema::for_each_child_mut_under;
 
 /// Starts the value's bytes in a placeholder; each byte `b` follows as `BYTES + b`.
@@ -117,10 +117,7 @@ fn typify_name(value: &str) -> String {
     let name = match value {
         "+1" => "Plus1".to_string(),
         "-1" => "Minus1".to_string(),
-        _ => value
-            .replace('\'', "")
-            .replace(|c| !is_xid_continue(c), "-")
-            .to_pascal_case(),
+        _ => typify_pascal(value),
     };
     let name = match name.chars().next() {
         None => "X".to_string(),

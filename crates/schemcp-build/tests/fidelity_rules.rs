@@ -105,12 +105,25 @@ fn untyped_keywords_are_an_exact_enum_an_error_or_an_explicit_value() {
                 && w.contains("/outputSchema/properties/a/default")),
         "{warnings:?}"
     );
-    // Where one kind's part has no exact type (a member named "", which no field can be): an
-    // error, or with the opt-in an explicit Value.
+    // A member named "" is a field like any other (`x`, renamed ""), in the object part too.
+    let (code, _) = strict(json!({
+        "type": "object",
+        "properties": { "a": { "properties": { "": { "type": "string" } } } }
+    }))
+    .unwrap();
+    assert!(code.contains("#[serde(rename = \"\""), "{code}");
+    // Where one kind's part has no exact type (`unevaluatedProperties` beside a `oneOf` with a
+    // `$ref`, which declares members the struct cannot see): an error, or with the opt-in an
+    // explicit Value.
     let schema = json!({
         "type": "object",
+        "$defs": { "p": { "type": "object", "properties": { "c": { "type": "integer" } } } },
         "properties": {
-            "a": { "properties": { "": { "type": "string" } }, "items": { "type": "string" } }
+            "a": {
+                "properties": { "b": { "type": "string" } },
+                "oneOf": [{ "$ref": "#/$defs/p" }, { "required": ["b"] }],
+                "unevaluatedProperties": false
+            }
         }
     });
     let errors = strict(schema.clone()).unwrap_err();
@@ -921,4 +934,26 @@ fn a_definition_that_fails_with_its_references_is_the_one_refused() {
         code.contains("pub struct A(pub ::schemcp_runtime::__private::serde_json::Value);"),
         "{code}"
     );
+}
+
+#[test]
+fn titles_qualified_apart_from_names_of_places() {
+    // Two schemas titled `Value` are qualified by their holder (`TOutputValue`), the name
+    // typify gives the member `value` after where it stands: the schema was `Value` before.
+    let (code, _) = strict(json!({
+        "type": "object",
+        "properties": {
+            "value": { "type": "object", "properties": { "a": { "type": "integer" } } },
+            "p": { "title": "Value", "type": "object", "properties": { "b": { "type": "string" } } },
+            "q": { "title": "Value", "type": "string", "enum": ["x"] }
+        }
+    }))
+    .unwrap();
+    let body = |name: &str| {
+        let start = code.find(&format!("pub struct {name} {{")).expect(name);
+        code[start..].split_once('}').unwrap().0.to_string()
+    };
+    assert!(body("TOutputValue").contains("pub a:"), "{code}");
+    assert!(body("TOutputValue2").contains("pub b:"), "{code}");
+    assert!(code.contains("pub enum TOutputValue3 {"), "{code}");
 }

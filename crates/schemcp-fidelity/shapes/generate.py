@@ -21,6 +21,12 @@ A fourth, `lists*.json` (folder `lists`), draws `prefixItems` beside a list of t
 keywords of the kinds listed (and of one not listed), as the root, a member, the items of an
 array, a union branch or a shared definition.
 
+A fifth, `names*.json` (folder `names`), draws the first family's schemas with names that
+Rust, serde or typify read alike or take for themselves: members whose names differ only in
+case or punctuation (`fooBar`, `foo_bar`, `foo-bar`), with no letter at all (`""`, `_`, `-`)
+or named like keywords and prelude items (`type`, `self`, `Option`, `Ok`); definitions named
+`String`, `Value`, `Input` or `a/b`; repeated titles; `enum` strings that make alike variants.
+
 The unions, defaults and models corpora cover objects; this one covers the rest, and the
 integers no 64-bit type holds. tests/shapes.rs runs the fidelity harness over it, the first two
 families (folder `corpus`) apart from the third (folder `evaluated`) and the fourth: one crate
@@ -48,6 +54,8 @@ REF_SEEDS = [41, 42, 43, 44]
 EVALUATED_SEEDS = [51, 52]
 # The lists family (`listed`).
 LIST_SEEDS = [61]
+# The names family (`named_root`).
+NAME_SEEDS = [71]
 SCHEMAS_PER_SEED = 100
 NAMES = ["a", "b", "c", "kind", "x-y", "type"]
 STRINGS = ["", "a", "ab", "abc", "hello world", "ÿ€😀", "line\nbreak", "q\"uote", "2024-01-02", "0"]
@@ -56,10 +64,43 @@ BIG = [2**63, 2**64, -(2**63) - 1]
 # Whether `draw` merges the parts of an object first (`e_draw`): for the evaluated family only,
 # so the other families draw as they always have.
 MERGING_PARTS = False
+# Whether the schemas draw their names from the names family's pools (and get titles).
+NAMING = False
+HARD_NAMES = ["fooBar", "foo_bar", "foo-bar", "FooBar", "foo bar", "foo.bar", "type", "self", "Self",
+              "crate", "super", "match", "r#type", "async", "gen", "try", "1st", "", " ", "_", "__", "-",
+              "$ref", "@id", "ü", "名前", "a\"b", "a\\b", "value", "Value", "default", "serde", "std",
+              "Option", "Some", "None", "Box", "String", "Vec", "Result", "Ok", "Err", "a", "A"]
+HARD_DEFINITIONS = ["Input", "Output", "Error", "Value", "Option", "String", "Vec", "Box", "Result", "self",
+                    "node", "Node", "node-x", "node_x", "NodeX", "1", "a/b", "a~b", "Map", "Default", "Some",
+                    "ProbeInput", "NotObject", "Prefix2", "JsonSchema", "NoValue", "serde_json", "type"]
+HARD_TITLES = ["Weather Data", "weather_data", "WeatherData", "Input", "Output", "Probe", "", "123",
+               "Ünïcode", "Node", "Error", "Value", "Self", "a b", "Value Value"]
+HARD_STRINGS = ["a", "A", "a-", "_a", "", " ", "1", "-1", "foo bar", "fooBar", "foo_bar", "null", "true",
+                "Self", "self", "type", "ü", "😀", "a\"b", "Variant0", "Other"]
 POOL = [None, True, False, 0, 1, -1, 7, 1.0, 2.5, -0.5, 1e300, "", "a", "xyz", [], [1], ["a", 2], {}, {"a": 1}]
 
 
+def names():
+    return HARD_NAMES if NAMING else NAMES
+
+
+def strings():
+    return HARD_STRINGS if NAMING else STRINGS
+
+
 def scalar(rnd):
+    schema = plain_scalar(rnd)
+    if NAMING:
+        if schema.get("type") == "string" and rnd.random() < 0.3:
+            schema["enum"] = rnd.sample(HARD_STRINGS, rnd.randint(1, 5))
+        elif schema.get("type") == "string" and rnd.random() < 0.1:
+            schema["const"] = rnd.choice(HARD_STRINGS)
+        if rnd.random() < 0.15:
+            schema["title"] = rnd.choice(HARD_TITLES)
+    return schema
+
+
+def plain_scalar(rnd):
     kind = rnd.choice(["string", "integer", "number", "boolean", "null"])
     schema = {"type": kind}
     if kind == "string":
@@ -70,7 +111,7 @@ def scalar(rnd):
         if rnd.random() < 0.15:
             schema["pattern"] = rnd.choice(["^[a-z]*$", "b", "^.{0,3}$"])
         if rnd.random() < 0.15:
-            schema["enum"] = rnd.sample(STRINGS, rnd.randint(1, 3))
+            schema["enum"] = rnd.sample(strings(), rnd.randint(1, 3))
         if rnd.random() < 0.1:
             schema["format"] = rnd.choice(["email", "date", "uri"])
     elif kind in ("integer", "number"):
@@ -130,7 +171,7 @@ def array(rnd, depth, defs):
 
 def object_(rnd, depth, defs):
     schema = {"type": "object"} if rnd.random() < 0.85 else {}
-    declared = rnd.sample(NAMES, rnd.randint(0, 4))
+    declared = rnd.sample(names(), rnd.randint(0, 4))
     if declared:
         schema["properties"] = {name: schema_(rnd, depth - 1, defs) for name in declared}
         required = [name for name in declared if rnd.random() < 0.4]
@@ -150,20 +191,37 @@ def object_(rnd, depth, defs):
     if rnd.random() < 0.1:
         schema["minProperties"] = 1
     if declared and rnd.random() < 0.1:
-        schema["dependentRequired"] = {declared[0]: [rnd.choice(NAMES)]}
+        schema["dependentRequired"] = {declared[0]: [rnd.choice(names())]}
     if declared and rnd.random() < 0.08:
         schema["if"] = {"properties": {declared[0]: {"const": 1}}, "required": [declared[0]]}
-        schema["then"] = {"required": [rnd.choice(NAMES)]}
+        schema["then"] = {"required": [rnd.choice(names())]}
+    if NAMING and rnd.random() < 0.4:
+        schema["title"] = rnd.choice(HARD_TITLES)
     return schema
 
 
 def union(rnd, depth, defs):
     keyword = rnd.choice(["anyOf", "oneOf"])
     branches = [schema_(rnd, depth - 1, defs) for _ in range(rnd.randint(2, 3))]
-    return {keyword: branches}
+    out = {keyword: branches}
+    if NAMING and rnd.random() < 0.3:
+        out["title"] = rnd.choice(HARD_TITLES)
+    return out
+
+
+def named_reference(rnd, depth, defs):
+    name = rnd.choice([n for n in HARD_DEFINITIONS if n not in defs])
+    defs[name] = {}
+    body = schema_(rnd, depth - 1, defs)
+    if isinstance(body, dict) and rnd.random() < 0.5:
+        body["title"] = rnd.choice(HARD_TITLES)
+    defs[name] = body
+    return {"$ref": "#/$defs/" + name.replace("~", "~0").replace("/", "~1")}
 
 
 def reference(rnd, depth, defs):
+    if NAMING:
+        return named_reference(rnd, depth, defs)
     if "node" not in defs and rnd.random() < 0.4:
         defs["node"] = {
             "type": "object",
@@ -233,7 +291,8 @@ def draw(rnd, schema, defs, depth=0):
     if MERGING_PARTS:
         schema = e_draw(rnd, schema, defs, depth)
     if "$ref" in schema:
-        return draw(rnd, defs.get(schema["$ref"].split("/")[-1], {}), defs, depth + 1)
+        name = schema["$ref"].split("/")[-1].replace("~1", "/").replace("~0", "~")
+        return draw(rnd, defs.get(name, {}), defs, depth + 1)
     if "const" in schema:
         return copy.deepcopy(schema["const"])
     if "enum" in schema:
@@ -269,7 +328,7 @@ def draw(rnd, schema, defs, depth=0):
             return rnd.randint(0, 10)
         return rnd.choice([0.5, 2.5, 1e-7, 123.456, 6.02e23, -3.25])
     if kind == "string":
-        return rnd.choice(STRINGS)
+        return rnd.choice(strings())
     if kind == "array":
         items = [draw(rnd, s, defs, depth + 1) for s in schema.get("prefixItems", [])]
         rest = schema.get("items", {})
@@ -618,6 +677,16 @@ def lists_root(rnd):
     return schema
 
 
+def named_root(rnd):
+    defs = {}
+    schema = schema_(rnd, 3, defs)
+    if rnd.random() < 0.5:
+        schema = {"type": "object", "properties": {rnd.choice(HARD_NAMES): schema, rnd.choice(HARD_NAMES): schema_(rnd, 2, defs)}}
+    if defs:
+        schema = {"$defs": defs, **schema} if isinstance(schema, dict) else {"$defs": defs, "allOf": [schema]}
+    return schema
+
+
 # (folder, file name prefix, group prefix, seeds, how a schema is drawn, attempts at
 # instances, whether `draw` merges an object's parts first)
 FAMILIES = [
@@ -625,6 +694,7 @@ FAMILIES = [
     ("corpus", "refs", "r", REF_SEEDS, linked_root, 200, False),
     ("evaluated", "evaluated", "e", EVALUATED_SEEDS, evaluated_root, 300, True),
     ("lists", "lists", "l", LIST_SEEDS, lists_root, 300, False),
+    ("names", "names", "n", NAME_SEEDS, named_root, 300, False),
 ]
 
 
@@ -654,11 +724,12 @@ def groups(seed, make_root=lambda rnd: root(rnd), prefix="s", attempts=300):
 
 
 def main():
-    global MERGING_PARTS
+    global MERGING_PARTS, NAMING
     for folder, name, prefix, seeds, make_root, attempts, merging in FAMILIES:
         folder = os.path.join(sys.argv[1], folder)
         os.makedirs(folder, exist_ok=True)
         MERGING_PARTS = merging
+        NAMING = name == "names"
         for seed in seeds:
             with open(os.path.join(folder, f"{name}{seed}.json"), "w") as f:
                 json.dump(groups(seed, make_root, prefix, attempts), f, separators=(",", ":"))

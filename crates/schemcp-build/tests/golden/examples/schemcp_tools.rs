@@ -2564,6 +2564,20 @@ impl ::std::convert::TryFrom<::std::string::String> for KeepsMembersInputLevel {
         value.parse()
     }
 }
+///`KeepsNamesErr`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Default
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNamesErr {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub code: ::std::option::Option<i64>,
+}
 ///`KeepsNamesInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -2679,6 +2693,423 @@ impl ::std::convert::From<::schemcp_runtime::other_kinds::NotObject>
 for KeepsNamesInputLink {
     fn from(value: ::schemcp_runtime::other_kinds::NotObject) -> Self {
         Self::NotObject(value)
+    }
+}
+///`KeepsNamesOk`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNamesOk(pub f64);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for KeepsNamesOk {
+    type Target = f64;
+    fn deref(&self) -> &f64 {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<KeepsNamesOk> for f64 {
+    fn from(value: KeepsNamesOk) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<f64> for KeepsNamesOk {
+    fn from(value: f64) -> Self {
+        Self(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for KeepsNamesOk {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsNamesOk {
+    type Err = <f64 as ::std::str::FromStr>::Err;
+    fn from_str(value: &str) -> ::std::result::Result<Self, Self::Err> {
+        Ok(Self(value.parse()?))
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsNamesOk {
+    type Error = <f64 as ::std::str::FromStr>::Err;
+    fn try_from(value: &str) -> ::std::result::Result<Self, Self::Error> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<String> for KeepsNamesOk {
+    type Error = <f64 as ::std::str::FromStr>::Err;
+    fn try_from(value: String) -> ::std::result::Result<Self, Self::Error> {
+        value.parse()
+    }
+}
+///`KeepsNamesOutput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNamesOutput {
+    pub state: KeepsNamesOutputState,
+    #[serde(rename = "State", skip_serializing_if = "::std::option::Option::is_none")]
+    pub state_2: ::std::option::Option<KeepsNamesOutputState2>,
+    #[serde(rename = "", skip_serializing_if = "::std::option::Option::is_none")]
+    pub x: ::std::option::Option<KeepsNamesOutputX>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub user: ::std::option::Option<KeepsNamesOutputUser>,
+    #[serde(
+        rename = "userStatus",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub user_status: ::std::option::Option<KeepsNamesOutputUserStatus2>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub label: ::std::option::Option<KeepsNamesString>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub ok: ::std::option::Option<KeepsNamesOk>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub err: ::std::option::Option<KeepsNamesErr>,
+}
+///`KeepsNamesOutputState`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsNamesOutputState {
+    #[serde(rename = "on")]
+    On,
+    #[serde(rename = "off")]
+    Off,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for KeepsNamesOutputState {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::On => f.write_str("on"),
+            Self::Off => f.write_str("off"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsNamesOutputState {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "on" => Ok(Self::On),
+            "off" => Ok(Self::Off),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsNamesOutputState {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for KeepsNamesOutputState {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`KeepsNamesOutputState2`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsNamesOutputState2 {
+    #[serde(rename = "ready")]
+    Ready,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for KeepsNamesOutputState2 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Ready => f.write_str("ready"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsNamesOutputState2 {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "ready" => Ok(Self::Ready),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsNamesOutputState2 {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for KeepsNamesOutputState2 {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`KeepsNamesOutputUser`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Default
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNamesOutputUser {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub status: ::std::option::Option<KeepsNamesOutputUserStatus>,
+}
+///`KeepsNamesOutputUserStatus`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsNamesOutputUserStatus {
+    #[serde(rename = "active")]
+    Active,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for KeepsNamesOutputUserStatus {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Active => f.write_str("active"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsNamesOutputUserStatus {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "active" => Ok(Self::Active),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsNamesOutputUserStatus {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for KeepsNamesOutputUserStatus {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`KeepsNamesOutputUserStatus2`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum KeepsNamesOutputUserStatus2 {
+    #[serde(rename = "gone")]
+    Gone,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for KeepsNamesOutputUserStatus2 {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Gone => f.write_str("gone"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsNamesOutputUserStatus2 {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "gone" => Ok(Self::Gone),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsNamesOutputUserStatus2 {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for KeepsNamesOutputUserStatus2 {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`KeepsNamesOutputX`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNamesOutputX {
+    pub note: ::std::string::String,
+}
+///`KeepsNamesString`
+#[derive(
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct KeepsNamesString(::std::string::String);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for KeepsNamesString {
+    type Target = ::std::string::String;
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<KeepsNamesString> for ::std::string::String {
+    fn from(value: KeepsNamesString) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for KeepsNamesString {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() > 8usize {
+            return Err("longer than 8 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for KeepsNamesString {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for KeepsNamesString {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de> for KeepsNamesString {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::schemcp_runtime::__private::serde::de::Error>::custom(
+                    e.to_string(),
+                )
+            })
     }
 }
 ///`KeepsNullMembersInput`
@@ -5599,16 +6030,13 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
-    /// Member names that become the same Rust field name (`content-type` and `content_type`, `@id` and `id`) get numbered fields and keep their JSON names, in a struct and in the object side of a schema without `type`.
+    /// Member names that become the same Rust field name (`content-type` and `content_type`, `@id` and `id`) get numbered fields and keep their JSON names, in a struct and in the object side of a schema without `type`. Schemas typify would name alike (`state` and `State`, `user`'s `status` and `userStatus`, a member named `""` and its holder) get types of their own, and definitions named like what typify's code uses without a path (`String`, `Ok`, `Err`) are renamed.
     fn keeps_names(
         &self,
         input: KeepsNamesInput,
         cx: &::schemcp_runtime::ToolContext,
     ) -> impl ::std::future::Future<
-        Output = ::std::result::Result<
-            ::std::string::String,
-            ::schemcp_runtime::ToolError,
-        >,
+        Output = ::std::result::Result<KeepsNamesOutput, ::schemcp_runtime::ToolError>,
     > + ::std::marker::Send;
     /// Explicit nulls in unions of objects. `label.note` is left open around a branch that types it as a string or null, where typify's merge read `null` as absent. `patch.owner: null` matches only the open branch, but the closed one, which declares `owner` as an object, read the `null` as absent and was tried first. `filter`'s first branch names no kind of its own, so it did not keep the `tags` that make the second branch fail. `size` declares `note` as a string or null, but every branch of its `oneOf` is closed without it: marked as a member that may be null (and so required for typify), it left both variants, and the type, without values. `extent` is the same with an `anyOf` beside the `oneOf`, which puts the closed branch one level down.
     fn keeps_null_members(
@@ -5858,7 +6286,7 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
-                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                    ::schemcp_runtime::Returned::structured(&output)
                 }
                 19 => {
                     let input: KeepsNullMembersInput = ::schemcp_runtime::__private::decode_arguments(
@@ -7153,6 +7581,41 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_names` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"state\":\"on\",\"State\":\"ready\",\"\":{\"note\":\"n\"},\"user\":{\"status\":\"active\"},\"userStatus\":\"gone\",\"label\":\"short\",\"ok\":1.5,\"err\":{\"code\":2}}",
+                )
+                .unwrap();
+            let typed: KeepsNamesOutput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_names` /outputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_names` /outputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"state\":\"off\"}").unwrap();
+            let typed: KeepsNamesOutput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `keeps_names` /outputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `keeps_names` /outputSchema/examples/1", example, back
             );
         }
         {
