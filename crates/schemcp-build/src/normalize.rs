@@ -2261,7 +2261,7 @@ pub(crate) fn type_enum_of_one_kind(object: &mut serde_json::Map<String, Value>)
 
 /// The `X` of a schema that is only `anyOf` or `oneOf` `[X, {"type": "null"}]` (in either
 /// order), which typify types as `Option<X>`.
-pub(crate) fn nullable_part(schema: &mut Value) -> Option<&mut Value> {
+fn nullable_part(schema: &mut Value) -> Option<&mut Value> {
     let Value::Object(object) = schema else {
         return None;
     };
