@@ -14,10 +14,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use heck::ToSnakeCase;
 use serde_json::{Map, Value};
 
-use schemcp_contract::keywords::ANNOTATIONS;
-
 use crate::names::typify_pascal;
-use crate::normalize::{POSITION_MARKER, type_enum_of_one_kind};
+use crate::normalize::{POSITION_MARKER, option_part, type_enum_of_one_kind};
 use crate::schema::{Children, canonical, children};
 
 /// The name typify gives a schema: relative to the class's own name (scope 0) or to a schema
@@ -169,54 +167,6 @@ fn walk(
             }
             _ => {}
         }
-    }
-}
-
-/// `schema`, or for a union typify types as `Option<X>`, `X` (through nested ones): typify names
-/// `X` as it would have named the union, whose own `title` it does not read. That is an
-/// `anyOf` or `oneOf` beside annotations only, of one schema and schemas only `null` passes
-/// (`"type": "null"`, `"const": null`, an `enum` of `null`s), as typify tells them.
-fn option_part(schema: &mut Value) -> Option<&mut Map<String, Value>> {
-    let Value::Object(object) = schema else {
-        return None;
-    };
-    let mut unions = ["anyOf", "oneOf"]
-        .into_iter()
-        .filter(|k| object.contains_key(*k));
-    let (Some(keyword), None) = (unions.next(), unions.next()) else {
-        return Some(object);
-    };
-    let beside_annotations = object
-        .keys()
-        .all(|k| k == keyword || ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"));
-    let Some(Value::Array(branches)) = object.get(keyword) else {
-        return Some(object);
-    };
-    let mut others = branches.iter().enumerate().filter(|(_, b)| !only_null(b));
-    let one = match (others.next(), others.next()) {
-        (Some((i, _)), None) if branches.len() > 1 && beside_annotations => i,
-        _ => return Some(object),
-    };
-    match object.get_mut(keyword) {
-        Some(Value::Array(branches)) => option_part(&mut branches[one]),
-        _ => unreachable!("checked above"),
-    }
-}
-
-/// Whether typify reads `schema` as admitting only `null`.
-fn only_null(schema: &Value) -> bool {
-    let null = Value::String("null".into());
-    match schema {
-        Value::Object(object) => {
-            match (object.get("type"), object.get("const"), object.get("enum")) {
-                (Some(Value::String(kind)), _, _) => kind == "null",
-                (Some(Value::Array(kinds)), _, _) => kinds.iter().all(|k| *k == null),
-                (None, Some(value), _) => value.is_null(),
-                (None, None, Some(Value::Array(values))) => values.iter().all(Value::is_null),
-                _ => false,
-            }
-        }
-        _ => false,
     }
 }
 

@@ -2129,11 +2129,7 @@ fn name_members_apart(branches: &mut [Value], path: &str) {
             if seen.get(name).is_none_or(|schemas| schemas.len() < 2) {
                 continue;
             }
-            let member = match nullable_part(member) {
-                Some(part) => part,
-                None => member,
-            };
-            if let Value::Object(member) = member
+            if let Some(member) = option_part(member)
                 && !["title", "$ref", POSITION_MARKER]
                     .iter()
                     .any(|k| member.contains_key(*k))
@@ -2207,12 +2203,10 @@ fn open_tuples_at(schema: &mut Value, path: &str, merged: &str) {
 fn mark_position(schema: &mut Value, name: String) {
     // typify reads `anyOf: [X, {"type": "null"}]` as `Option<X>`, and names `X`, not the
     // `Option`: titled on the `anyOf`, an `X` that needs a name of its own (a checked
-    // string) had none, and typify panicked.
-    let schema = match nullable_part(schema) {
-        Some(part) => part,
-        None => schema,
-    };
-    let Value::Object(object) = schema else {
+    // string) had none, and typify panicked. So it did where its rule for such a union is
+    // wider than `[X, {"type": "null"}]` alone (a `description` beside, a `null` branch
+    // with a `title` or written `"const": null`).
+    let Some(object) = option_part(schema) else {
         return;
     };
     if object.contains_key("title") || object.contains_key("$ref") {
@@ -2259,24 +2253,52 @@ pub(crate) fn type_enum_of_one_kind(object: &mut serde_json::Map<String, Value>)
     }
 }
 
-/// The `X` of a schema that is only `anyOf` or `oneOf` `[X, {"type": "null"}]` (in either
-/// order), which typify types as `Option<X>`.
-fn nullable_part(schema: &mut Value) -> Option<&mut Value> {
+/// `schema`, or for a union typify types as `Option<X>`, `X` (through nested ones): typify names
+/// `X` as it would have named the union, whose own `title` it does not read. That is an
+/// `anyOf` or `oneOf` beside annotations only, of one schema and schemas only `null` passes
+/// (`"type": "null"`, `"const": null`, an `enum` of `null`s), as typify tells them.
+pub(crate) fn option_part(schema: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
     let Value::Object(object) = schema else {
         return None;
     };
-    if object.len() != 1 {
-        return None;
-    }
-    let null = json!({ "type": "null" });
-    let keyword = ["anyOf", "oneOf"]
+    let mut unions = ["anyOf", "oneOf"]
         .into_iter()
-        .find(|k| object.contains_key(*k))?;
-    let branches = object.get_mut(keyword)?.as_array_mut()?;
-    if branches.len() != 2 || !branches.contains(&null) {
-        return None;
+        .filter(|k| object.contains_key(*k));
+    let (Some(keyword), None) = (unions.next(), unions.next()) else {
+        return Some(object);
+    };
+    let beside_annotations = object
+        .keys()
+        .all(|k| k == keyword || ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"));
+    let Some(Value::Array(branches)) = object.get(keyword) else {
+        return Some(object);
+    };
+    let mut others = branches.iter().enumerate().filter(|(_, b)| !only_null(b));
+    let one = match (others.next(), others.next()) {
+        (Some((i, _)), None) if branches.len() > 1 && beside_annotations => i,
+        _ => return Some(object),
+    };
+    match object.get_mut(keyword) {
+        Some(Value::Array(branches)) => option_part(&mut branches[one]),
+        _ => unreachable!("checked above"),
     }
-    branches.iter_mut().find(|b| **b != null)
+}
+
+/// Whether typify reads `schema` as admitting only `null`.
+fn only_null(schema: &Value) -> bool {
+    let null = Value::String("null".into());
+    match schema {
+        Value::Object(object) => {
+            match (object.get("type"), object.get("const"), object.get("enum")) {
+                (Some(Value::String(kind)), _, _) => kind == "null",
+                (Some(Value::Array(kinds)), _, _) => kinds.iter().all(|k| *k == null),
+                (None, Some(value), _) => value.is_null(),
+                (None, None, Some(Value::Array(values))) => values.iter().all(Value::is_null),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
 }
 
 /// Makes every schema that is a `$ref` to the whole 2020-12 metaschema, beside annotations

@@ -2418,6 +2418,32 @@ fn a_nullable_position_of_a_named_type_is_typed() {
     );
 }
 
+/// Nullable positions typify reads as `Option<X>` beyond `[X, {"type": "null"}]`: a
+/// `description` beside the union, a `null` branch with a `title`, `"const": null`, two
+/// `null` branches. The position's mark went on the union, whose title typify does not read,
+/// the checked string had no name, and typify panicked: the schema was refused.
+#[test]
+fn nullable_positions_as_typify_reads_them_are_typed() {
+    let input = json!({
+        "type": "array",
+        "prefixItems": [
+            {"description": "may be null", "anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]},
+            {"anyOf": [{"type": "null", "title": "Nothing"}, {"type": "string", "maxLength": 2}]},
+            {"anyOf": [{"type": "string", "pattern": "^a"}, {"const": null}]},
+            {"oneOf": [{"type": "string", "pattern": "^b"}, {"type": "null"}, {"enum": [null]}]}
+        ]
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    let positions: Vec<String> = (0..4)
+        .map(|i| format!("::std::option::Option<TInputPosition{i}>"))
+        .collect();
+    assert!(
+        has(&code, &format!("Prefix4<{},", positions.join(", "))),
+        "{code}"
+    );
+}
+
 /// An open object counted by `minProperties` keeps the members it does not declare: dropped,
 /// `{"zz": 1}` came back as `{}`, below the count.
 #[test]
