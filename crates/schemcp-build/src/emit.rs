@@ -5,46 +5,73 @@ use quote::{format_ident, quote};
 
 use crate::{from_impls, initializers, optional, rewrite, union_names, unions};
 
-/// What the trait needs to know about one tool.
-pub(crate) struct ToolItem {
+/// What the trait needs to know about one tool. `T` holds a Rust type: tokens while the
+/// generator works on it, text ([`Glue::new`]) to cross to the thread that prints the glue.
+pub(crate) struct ToolItem<T = TokenStream> {
     pub method: String,
     /// Doc comment lines, each with its leading space.
     pub doc: Vec<String>,
-    pub input: TokenStream,
-    pub output: Return,
+    pub input: T,
+    pub output: Return<T>,
     /// The `examples` of the input and output schemas with a type of their own (the roots, and
     /// members, items and map values below them): `(pointer, type, example JSON)`, checked by a
     /// generated test to round-trip through the type; filled by `round_trip::add_examples`.
-    pub examples: Vec<(String, TokenStream, String)>,
+    pub examples: Vec<(String, T, String)>,
     /// The tool's name, for messages.
     pub name: String,
 }
 
+impl ToolItem<String> {
+    /// The same item with its types lexed again.
+    fn lexed(self) -> Result<ToolItem, String> {
+        let lex = |ty: String| {
+            ty.parse::<TokenStream>()
+                .map_err(|e| format!("a type does not lex again: {e}"))
+        };
+        Ok(ToolItem {
+            method: self.method,
+            doc: self.doc,
+            input: lex(self.input)?,
+            output: match self.output {
+                Return::Structured(ty) => Return::Structured(lex(ty)?),
+                Return::Wrapped(ty) => Return::Wrapped(lex(ty)?),
+                Return::Text => Return::Text,
+                Return::WrappedText => Return::WrappedText,
+            },
+            examples: Vec::new(),
+            name: self.name,
+        })
+    }
+}
+
 /// What a tool's method returns.
-pub(crate) enum Return {
+pub(crate) enum Return<T = TokenStream> {
     /// Structured content of this type.
-    Structured(TokenStream),
+    Structured(T),
     /// `schemcp_runtime::Output<T>`, for `_meta` and extra content.
-    Wrapped(TokenStream),
+    Wrapped(T),
     /// No `outputSchema`: text content.
     Text,
     /// No `outputSchema`, wrapped: `schemcp_runtime::Output<String>`.
     WrappedText,
 }
 
-/// Everything that goes into the generated file.
-pub(crate) struct FileParts<'a> {
-    pub header_source: &'a str,
-    pub trait_name: &'a str,
-    pub catalog_file: &'a str,
-    pub types: syn::File,
-    pub tools: Vec<ToolItem>,
+/// What the generated file holds after the types: the trait, the catalog constant and the
+/// dispatch glue (the examples test is printed apart, [`render_examples`]). It holds text, not
+/// tokens (which cannot cross threads), so that it is printed on another core while the types
+/// are finished and printed ([`Glue::render`] beside [`render_types`]): for a thousand tools,
+/// the glue was a tenth of the generator's time.
+pub(crate) struct Glue {
+    header_source: String,
+    trait_name: String,
+    catalog_file: String,
+    tools: Vec<ToolItem<String>>,
 }
 
 /// The passes over typify's output that make the final types: conversions two variants share
 /// left out and those of one-element tuples mended, optional members kept as sent, variants
 /// typify could only number named, untagged unions of objects read by best fit, and paths
-/// through the runtime's re-exports. Done before [`render`] so that the examples can be
+/// through the runtime's re-exports. Done before [`render_types`] so that the examples can be
 /// followed through the very types the user compiles.
 pub(crate) fn finish_types(types: &mut syn::File) {
     from_impls::drop_ambiguous_from_impls(types);
@@ -56,10 +83,100 @@ pub(crate) fn finish_types(types: &mut syn::File) {
     rewrite::rewrite_file(types);
 }
 
-/// The generated Rust file's text, around types already through [`finish_types`].
-pub(crate) fn render(parts: FileParts<'_>) -> Result<String, String> {
-    let trait_ident = format_ident!("{}", parts.trait_name);
-    let methods = parts.tools.iter().map(|tool| {
+impl Glue {
+    /// The glue for `tools`, generated from `header_source`, under a trait named `trait_name`;
+    /// their examples are printed apart ([`render_examples`]), once the types are final.
+    pub(crate) fn new(
+        header_source: &str,
+        trait_name: &str,
+        catalog_file: &str,
+        tools: &[ToolItem],
+    ) -> Glue {
+        let text = |ty: &TokenStream| ty.to_string();
+        let tools = tools
+            .iter()
+            .map(|tool| ToolItem {
+                method: tool.method.clone(),
+                doc: tool.doc.clone(),
+                input: text(&tool.input),
+                output: match &tool.output {
+                    Return::Structured(ty) => Return::Structured(text(ty)),
+                    Return::Wrapped(ty) => Return::Wrapped(text(ty)),
+                    Return::Text => Return::Text,
+                    Return::WrappedText => Return::WrappedText,
+                },
+                examples: Vec::new(),
+                name: tool.name.clone(),
+            })
+            .collect();
+        Glue {
+            header_source: header_source.to_string(),
+            trait_name: trait_name.to_string(),
+            catalog_file: catalog_file.to_string(),
+            tools,
+        }
+    }
+
+    /// The glue's text, as prettyplease prints it.
+    pub(crate) fn render(self) -> Result<String, String> {
+        let tools = self
+            .tools
+            .into_iter()
+            .map(ToolItem::lexed)
+            .collect::<Result<Vec<ToolItem>, String>>()?;
+        let tokens = glue_tokens(
+            &self.header_source,
+            &self.trait_name,
+            &self.catalog_file,
+            &tools,
+        );
+        let glue: syn::File =
+            syn::parse2(tokens).map_err(|e| format!("the generated glue does not parse: {e}"))?;
+        Ok(prettyplease::unparse(&glue))
+    }
+}
+
+/// The types' text, as prettyplease prints them, each item allowed the lints a schema may
+/// trip.
+pub(crate) fn render_types(mut types: syn::File) -> String {
+    let allow: syn::Attribute = syn::parse_quote!(#[allow(dead_code, clippy::all)]);
+    for item in &mut types.items {
+        allow_lints(item, &allow);
+    }
+    prettyplease::unparse(&types)
+}
+
+/// The test module of the tools' examples (none when no example has a type), as prettyplease
+/// prints it.
+pub(crate) fn render_examples(tools: &[ToolItem]) -> Result<String, String> {
+    let tokens = examples_test(tools);
+    if tokens.is_empty() {
+        return Ok(String::new());
+    }
+    let module: syn::File =
+        syn::parse2(tokens).map_err(|e| format!("the examples test does not parse: {e}"))?;
+    Ok(prettyplease::unparse(&module))
+}
+
+/// The generated Rust file: the header, the types, the glue, then the examples test.
+/// prettyplease prints a file item by item, each ending its own last line, so the parts
+/// printed apart read as the whole printed at once.
+pub(crate) fn file_text(header_source: &str, parts: [&str; 3]) -> String {
+    let [types, glue, examples] = parts;
+    format!(
+        "// @generated by schemcp-build from {header_source}. Do not edit.\n\n{types}{glue}{examples}"
+    )
+}
+
+/// The trait, the catalog constant and the dispatch glue.
+fn glue_tokens(
+    header_source: &str,
+    trait_name: &str,
+    catalog_file: &str,
+    tools: &[ToolItem],
+) -> TokenStream {
+    let trait_ident = format_ident!("{}", trait_name);
+    let methods = tools.iter().map(|tool| {
         let method = format_ident!("{}", tool.method);
         let input = &tool.input;
         let output = match &tool.output {
@@ -77,7 +194,7 @@ pub(crate) fn render(parts: FileParts<'_>) -> Result<String, String> {
                 > + ::std::marker::Send;
         }
     });
-    let arms = parts.tools.iter().enumerate().map(|(index, tool)| {
+    let arms = tools.iter().enumerate().map(|(index, tool)| {
         let index = proc_macro2::Literal::usize_unsuffixed(index);
         let method = format_ident!("{}", tool.method);
         let input = &tool.input;
@@ -99,11 +216,10 @@ pub(crate) fn render(parts: FileParts<'_>) -> Result<String, String> {
             }
         }
     });
-    let catalog_file = parts.catalog_file;
     let trait_doc = [
         format!(
             " The tools of `{}`: implement this, then serve it with [`server`].",
-            parts.header_source
+            header_source
         ),
         String::new(),
         " Each method gets arguments already validated against the tool's `inputSchema`; what it"
@@ -158,20 +274,7 @@ pub(crate) fn render(parts: FileParts<'_>) -> Result<String, String> {
                 .with_default_info(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"))
         }
     };
-    let examples = examples_test(&parts.tools);
-    let tokens = quote! { #tokens #examples };
-    let mut file = parts.types;
-    for item in &mut file.items {
-        allow_lints(item);
-    }
-    let glue: syn::File =
-        syn::parse2(tokens).map_err(|e| format!("the generated glue does not parse: {e}"))?;
-    file.items.extend(glue.items);
-    let body = prettyplease::unparse(&file);
-    Ok(format!(
-        "// @generated by schemcp-build from {}. Do not edit.\n\n{body}",
-        parts.header_source
-    ))
+    tokens
 }
 
 /// A `#[cfg(test)]` module (only when some example has a type) whose test deserializes every
@@ -251,8 +354,8 @@ pub(crate) fn rewrite_type(ty: TokenStream) -> Result<TokenStream, String> {
 
 /// Generated types are included into the user's crate, often a binary where an unused alias or a
 /// field only serialized would warn; the schema, not the user, decides what exists.
-fn allow_lints(item: &mut syn::Item) {
-    let attr: syn::Attribute = syn::parse_quote!(#[allow(dead_code, clippy::all)]);
+fn allow_lints(item: &mut syn::Item, allow: &syn::Attribute) {
+    let attr = allow.clone();
     match item {
         syn::Item::Struct(i) => i.attrs.push(attr),
         syn::Item::Enum(i) => i.attrs.push(attr),

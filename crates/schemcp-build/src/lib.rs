@@ -87,7 +87,7 @@ pub fn __typify_unending_merges(schema: &serde_json::Value) -> Vec<String> {
     recursion::unending_in_plain_schema(schema)
 }
 
-use crate::emit::{FileParts, Return, ToolItem};
+use crate::emit::{Return, ToolItem};
 use crate::types::{Problem, ToolSchemas};
 
 /// Name of the catalog file written beside the generated Rust.
@@ -509,29 +509,32 @@ impl Builder {
         }
         let defs = types.defs;
         let mut items = types.items;
-        emit::finish_types(&mut items);
-        let files: Vec<_> = views.iter().map(|view| view.tool).collect();
-        round_trip::add_examples(&items, &mut tools, &files, defs).map_err(internal)?;
-        let lossy = round_trip::lossy_examples(&items, &tools);
-        if !lossy.is_empty() {
-            return Err(Failure::Problems(lossy));
-        }
         let source = display_dir(&self.schemas_dir);
-        // The catalog is serialized on another core while the code is printed.
-        let (catalog, code) = parallel::both(
-            || catalog(views),
+        let glue = emit::Glue::new(&source, &self.trait_name, CATALOG_FILE, &tools);
+        // The catalog is serialized and the trait and dispatch glue printed on another core,
+        // while this one finishes the types, checks the examples and prints both.
+        let spent = types.spent;
+        let ((catalog, glue), printed) = parallel::both(
             || {
-                emit::render(FileParts {
-                    header_source: &source,
-                    trait_name: &self.trait_name,
-                    catalog_file: CATALOG_FILE,
-                    types: items,
-                    tools,
-                })
+                drop(spent);
+                (catalog(views), glue.render())
+            },
+            || {
+                emit::finish_types(&mut items);
+                let files: Vec<_> = views.iter().map(|view| view.tool).collect();
+                round_trip::add_examples(&items, &mut tools, &files, defs).map_err(internal)?;
+                let lossy = round_trip::lossy_examples(&items, &tools);
+                if !lossy.is_empty() {
+                    return Err(Failure::Problems(lossy));
+                }
+                let examples = emit::render_examples(&tools).map_err(internal)?;
+                Ok((emit::render_types(items), examples))
             },
         );
+        let (types_text, examples) = printed?;
+        let code = emit::file_text(&source, [&types_text, &glue.map_err(internal)?, &examples]);
         let files = vec![
-            (format!("{}.rs", self.module_name), code.map_err(internal)?),
+            (format!("{}.rs", self.module_name), code),
             (CATALOG_FILE.into(), catalog),
         ];
         Ok((files, types.warnings))

@@ -24,10 +24,19 @@ pub(crate) fn pascal(input: &str) -> String {
         Some(c) if !(c.is_alphabetic() || c == '_') => out = format!("X{out}"),
         Some(_) => {}
     }
-    if syn::parse_str::<syn::Ident>(&out).is_err() {
+    if !is_plain_type_name(&out) && syn::parse_str::<syn::Ident>(&out).is_err() {
         out.push('_');
     }
     out
+}
+
+/// Whether `name` is an identifier without asking syn's lexer (which the generator would do
+/// for every schema it names): an ASCII capital then ASCII letters and digits, and not `Self`,
+/// the only keyword that starts with a capital.
+fn is_plain_type_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric())
+        && name != "Self"
 }
 
 /// typify 0.8's `sanitize` in PascalCase, before it makes the result an identifier: quotes
@@ -83,10 +92,25 @@ mod tests {
         assert_eq!(pascal("WeatherData"), "WeatherData");
         assert_eq!(pascal("3d"), "X3d");
         assert_eq!(pascal("self"), "Self_");
+        assert_eq!(pascal("Self"), "Self_");
+        assert_eq!(pascal("über"), "Über");
         // A fixed point, which the collision detection relies on.
         for name in ["GetWeatherInput", "HttpConfig", "Foo2", "X3d"] {
             assert_eq!(pascal(name), name);
         }
+    }
+
+    #[test]
+    fn plain_type_names_are_identifiers() {
+        for name in [
+            "A", "Self", "Selfish", "Ab9", "A_b", "Über", "a", "9A", "", "Fn",
+        ] {
+            if is_plain_type_name(name) {
+                assert!(syn::parse_str::<syn::Ident>(name).is_ok(), "{name}");
+            }
+        }
+        assert!(!is_plain_type_name("Self"));
+        assert!(is_plain_type_name("Selfish"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! script runs on one thread by default; on a set of a thousand tools those steps are a fifth
 //! of the generator's time.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::{panic, thread};
 
@@ -55,6 +56,18 @@ pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> 
     results.into_iter().map(|(_, r)| r).collect()
 }
 
+/// `items.iter_mut().for_each(f)`, with the items shared out among up to one thread per core
+/// as [`map`] does; a panic in `f` is resumed on the caller's thread.
+pub(crate) fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
+    // Each item is locked once, by the one thread that takes it: the locks only carry the
+    // `&mut` across threads.
+    let cells: Vec<Mutex<&mut T>> = items.iter_mut().map(Mutex::new).collect();
+    map(&cells, |cell| {
+        let mut item = cell.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        f(&mut item)
+    });
+}
+
 /// `(a(), b())`, with `a` on another thread (with a worker's stack) while `b` runs on this
 /// one; a panic in `a` is resumed on the caller's thread.
 pub(crate) fn both<A: Send, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
@@ -87,6 +100,14 @@ mod tests {
         });
         assert_eq!(doubled, (0..1000).map(|n| n * 2).collect::<Vec<_>>());
         assert!(map(&[] as &[u8], |n| *n).is_empty());
+    }
+
+    #[test]
+    fn every_item_is_changed_once() {
+        let mut items: Vec<u64> = (0..1000).collect();
+        for_each_mut(&mut items, |n| *n *= 3);
+        assert_eq!(items, (0..1000).map(|n| n * 3).collect::<Vec<_>>());
+        for_each_mut(&mut [] as &mut [u8], |n| *n += 1);
     }
 
     #[test]

@@ -217,9 +217,8 @@ fn rewrite_string_literals(tokens: TokenStream) -> TokenStream {
                 new.set_span(group.span());
                 TokenTree::Group(new)
             }
-            TokenTree::Literal(lit) => match syn::Lit::new(lit.clone()) {
-                syn::Lit::Str(s) => {
-                    let text = s.value();
+            TokenTree::Literal(lit) => match crate::fields::string_value(&lit) {
+                Some(text) => {
                     let value = rewrite_path_text(&text);
                     if value == text {
                         TokenTree::Literal(lit)
@@ -227,7 +226,7 @@ fn rewrite_string_literals(tokens: TokenStream) -> TokenStream {
                         TokenTree::Literal(proc_macro2::Literal::string(&value))
                     }
                 }
-                _ => TokenTree::Literal(lit),
+                None => TokenTree::Literal(lit),
             },
             other => other,
         })
