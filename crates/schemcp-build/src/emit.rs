@@ -1,5 +1,7 @@
 //! The generated file around the types: the trait, the catalog and the dispatch glue.
 
+use std::convert::Infallible;
+
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -21,25 +23,22 @@ pub(crate) struct ToolItem<T = TokenStream> {
     pub name: String,
 }
 
-impl ToolItem<String> {
-    /// The same item with its types lexed again.
-    fn lexed(self) -> Result<ToolItem, String> {
-        let lex = |ty: String| {
-            ty.parse::<TokenStream>()
-                .map_err(|e| format!("a type does not lex again: {e}"))
-        };
+impl<T> ToolItem<T> {
+    /// The item without its examples, each type converted by `f`: to text to cross to the
+    /// glue's thread ([`Glue::new`]), and lexed again there ([`Glue::render`]).
+    fn retyped<U, E>(&self, f: impl Fn(&T) -> Result<U, E>) -> Result<ToolItem<U>, E> {
         Ok(ToolItem {
-            method: self.method,
-            doc: self.doc,
-            input: lex(self.input)?,
-            output: match self.output {
-                Return::Structured(ty) => Return::Structured(lex(ty)?),
-                Return::Wrapped(ty) => Return::Wrapped(lex(ty)?),
+            method: self.method.clone(),
+            doc: self.doc.clone(),
+            input: f(&self.input)?,
+            output: match &self.output {
+                Return::Structured(ty) => Return::Structured(f(ty)?),
+                Return::Wrapped(ty) => Return::Wrapped(f(ty)?),
                 Return::Text => Return::Text,
                 Return::WrappedText => Return::WrappedText,
             },
             examples: Vec::new(),
-            name: self.name,
+            name: self.name.clone(),
         })
     }
 }
@@ -92,21 +91,12 @@ impl Glue {
         catalog_file: &str,
         tools: &[ToolItem],
     ) -> Glue {
-        let text = |ty: &TokenStream| ty.to_string();
+        let text = |ty: &TokenStream| Ok::<_, Infallible>(ty.to_string());
         let tools = tools
             .iter()
-            .map(|tool| ToolItem {
-                method: tool.method.clone(),
-                doc: tool.doc.clone(),
-                input: text(&tool.input),
-                output: match &tool.output {
-                    Return::Structured(ty) => Return::Structured(text(ty)),
-                    Return::Wrapped(ty) => Return::Wrapped(text(ty)),
-                    Return::Text => Return::Text,
-                    Return::WrappedText => Return::WrappedText,
-                },
-                examples: Vec::new(),
-                name: tool.name.clone(),
+            .map(|tool| {
+                let Ok(tool) = tool.retyped(text);
+                tool
             })
             .collect();
         Glue {
@@ -121,9 +111,10 @@ impl Glue {
     pub(crate) fn render(self) -> Result<String, String> {
         let tools = self
             .tools
-            .into_iter()
-            .map(ToolItem::lexed)
-            .collect::<Result<Vec<ToolItem>, String>>()?;
+            .iter()
+            .map(|tool| tool.retyped(|ty| ty.parse::<TokenStream>()))
+            .collect::<Result<Vec<ToolItem>, _>>()
+            .map_err(|e| format!("a type does not lex again: {e}"))?;
         let tokens = glue_tokens(
             &self.header_source,
             &self.trait_name,
