@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use quote::ToTokens;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
-use crate::fields::{derived, json_name, serde_flag, vec_items};
+use crate::fields::{derived, json_name, member_name, vec_items};
 use crate::from_impls::conversion_impl;
 
 /// What the schemas behind a file say has no value, so that typify's enums without variants
@@ -184,8 +184,7 @@ fn declared_twice(file: &syn::File) -> Option<(String, String)> {
         let mut seen = BTreeSet::new();
         fields
             .iter()
-            .filter(|f| !serde_flag(&f.attrs, "flatten"))
-            .filter_map(|f| Some(json_name(&f.attrs, f.ident.as_ref()?)))
+            .filter_map(member_name)
             .find(|name| !seen.insert(name.clone()))
     };
     file.items.iter().find_map(|item| match item {

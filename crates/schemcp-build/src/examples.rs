@@ -14,6 +14,7 @@
 //! compile (`-1` as a `u64`), or refused the whole schema.
 
 use schemcp_contract::json::uri_fragment;
+use schemcp_contract::parallel;
 use serde_json::{Map, Value, json};
 
 use crate::schema::{for_each_reached_subschema, for_each_subschema};
@@ -37,110 +38,121 @@ pub(crate) struct Checked {
 /// Every example, `default`, `enum` value and `const` that does not validate against its
 /// schema.
 pub(crate) fn check(tools: &[ToolSchemas<'_>]) -> Checked {
+    // Each tool on its own, on every core; joined in tool order.
+    let indices: Vec<usize> = (0..tools.len()).collect();
     let mut checked = Checked::default();
-    for (t, tool) in tools.iter().enumerate() {
-        for (kind, schema) in [(Kind::Input, Some(tool.input)), (Kind::Output, tool.output)] {
-            let Some(Value::Object(root)) = schema else {
-                continue;
-            };
-            let base = kind.pointer();
-            // `(schema pointer, [(keyword pointer suffix, value)])`
-            let mut sites: Vec<(String, Vec<(String, Value)>)> = Vec::new();
-            let mut enums: Vec<String> = Vec::new();
-            for_each_reached_subschema(schema.unwrap(), &mut |object, pointer| {
-                if constrains_its_values(object) {
-                    enums.push(pointer.to_string());
-                }
-                let mut values = Vec::new();
-                if let Some(Value::Array(examples)) = object.get("examples") {
-                    for (i, example) in examples.iter().enumerate() {
-                        values.push((format!("examples/{i}"), example.clone()));
-                    }
-                }
-                // A default a type fills in must be valid too, or the typed value is not.
-                if let Some(default) = object.get("default") {
-                    values.push(("default".into(), default.clone()));
-                }
-                if !values.is_empty() {
-                    sites.push((pointer.to_string(), values));
-                }
-            });
-            for pointer in enums {
-                unreachable_values(schema.unwrap(), root, &pointer, t, kind, &mut checked);
+    for one in parallel::map(&indices, |&t| check_tool(t, &tools[t])) {
+        checked.errors.extend(one.errors);
+        checked.warnings.extend(one.warnings);
+        checked.ignored_defaults.extend(one.ignored_defaults);
+        checked.unreachable_values.extend(one.unreachable_values);
+    }
+    checked
+}
+
+/// [`check`] for the schemas of tool `t`.
+fn check_tool(t: usize, tool: &ToolSchemas<'_>) -> Checked {
+    let mut checked = Checked::default();
+    for (kind, schema) in [(Kind::Input, Some(tool.input)), (Kind::Output, tool.output)] {
+        let Some(Value::Object(root)) = schema else {
+            continue;
+        };
+        let base = kind.pointer();
+        // `(schema pointer, [(keyword pointer suffix, value)])`
+        let mut sites: Vec<(String, Vec<(String, Value)>)> = Vec::new();
+        let mut enums: Vec<String> = Vec::new();
+        for_each_reached_subschema(schema.unwrap(), &mut |object, pointer| {
+            if constrains_its_values(object) {
+                enums.push(pointer.to_string());
             }
-            for (pointer, examples) in sites {
-                let at = format!("{base}{pointer}");
-                let only_default = examples.iter().all(|(suffix, _)| suffix == "default");
-                let validator = match jsonschema::validator_for(&document(root, &pointer)) {
-                    Ok(validator) => validator,
-                    Err(error) if only_default => {
+            let mut values = Vec::new();
+            if let Some(Value::Array(examples)) = object.get("examples") {
+                for (i, example) in examples.iter().enumerate() {
+                    values.push((format!("examples/{i}"), example.clone()));
+                }
+            }
+            // A default a type fills in must be valid too, or the typed value is not.
+            if let Some(default) = object.get("default") {
+                values.push(("default".into(), default.clone()));
+            }
+            if !values.is_empty() {
+                sites.push((pointer.to_string(), values));
+            }
+        });
+        for pointer in enums {
+            unreachable_values(schema.unwrap(), root, &pointer, t, kind, &mut checked);
+        }
+        for (pointer, examples) in sites {
+            let at = format!("{base}{pointer}");
+            let only_default = examples.iter().all(|(suffix, _)| suffix == "default");
+            let validator = match jsonschema::validator_for(&document(root, &pointer)) {
+                Ok(validator) => validator,
+                Err(error) if only_default => {
+                    checked.warnings.push(Problem {
+                        tool: Some(t),
+                        pointer: format!("{at}/default"),
+                        code: "invalid-default",
+                        message: format!(
+                            "the default cannot be checked: the schema does not compile \
+                             ({error}); the generated type does not fill it in"
+                        ),
+                        help: None,
+                    });
+                    checked.ignored_defaults.push((t, kind, pointer.clone()));
+                    continue;
+                }
+                Err(error) => {
+                    checked.errors.push(Problem {
+                        tool: Some(t),
+                        pointer: at,
+                        code: "invalid-example",
+                        message: format!(
+                            "the examples of this schema cannot be checked: the schema does \
+                             not compile ({error})"
+                        ),
+                        help: None,
+                    });
+                    continue;
+                }
+            };
+            for (suffix, example) in &examples {
+                if let Some(error) = validator.iter_errors(example).next() {
+                    let inside = error.instance_path().to_string();
+                    let inside = if inside.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" at `{inside}`")
+                    };
+                    let Some(i) = suffix.strip_prefix("examples/") else {
                         checked.warnings.push(Problem {
                             tool: Some(t),
-                            pointer: format!("{at}/default"),
+                            pointer: format!("{at}/{suffix}"),
                             code: "invalid-default",
                             message: format!(
-                                "the default cannot be checked: the schema does not compile \
-                                 ({error}); the generated type does not fill it in"
+                                "the default does not validate against its schema{inside}: \
+                                 {error}; the generated type does not fill it in"
                             ),
-                            help: None,
+                            help: Some(
+                                "clients may still show the default: fix it or the schema".into(),
+                            ),
                         });
                         checked.ignored_defaults.push((t, kind, pointer.clone()));
                         continue;
-                    }
-                    Err(error) => {
-                        checked.errors.push(Problem {
-                            tool: Some(t),
-                            pointer: at,
-                            code: "invalid-example",
-                            message: format!(
-                                "the examples of this schema cannot be checked: the schema does \
-                                 not compile ({error})"
-                            ),
-                            help: None,
-                        });
-                        continue;
-                    }
-                };
-                for (suffix, example) in &examples {
-                    if let Some(error) = validator.iter_errors(example).next() {
-                        let inside = error.instance_path().to_string();
-                        let inside = if inside.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" at `{inside}`")
-                        };
-                        let Some(i) = suffix.strip_prefix("examples/") else {
-                            checked.warnings.push(Problem {
-                                tool: Some(t),
-                                pointer: format!("{at}/{suffix}"),
-                                code: "invalid-default",
-                                message: format!(
-                                    "the default does not validate against its schema{inside}: \
-                                     {error}; the generated type does not fill it in"
-                                ),
-                                help: Some(
-                                    "clients may still show the default: fix it or the schema"
-                                        .into(),
-                                ),
-                            });
-                            checked.ignored_defaults.push((t, kind, pointer.clone()));
-                            continue;
-                        };
-                        let what = format!("example {i}");
-                        checked.errors.push(Problem {
-                            tool: Some(t),
-                            pointer: format!("{at}/{suffix}"),
-                            code: "invalid-example",
-                            message: format!(
-                                "{what} does not validate against its schema{inside}: {error}"
-                            ),
-                            help: Some(
-                                "examples are read by clients in every language: fix the \
-                                 example or the schema"
-                                    .into(),
-                            ),
-                        });
-                    }
+                    };
+                    let what = format!("example {i}");
+                    checked.errors.push(Problem {
+                        tool: Some(t),
+                        pointer: format!("{at}/{suffix}"),
+                        code: "invalid-example",
+                        message: format!(
+                            "{what} does not validate against its schema{inside}: {error}"
+                        ),
+                        help: Some(
+                            "examples are read by clients in every language: fix the \
+                             example or the schema"
+                                .into(),
+                        ),
+                    });
                 }
             }
         }

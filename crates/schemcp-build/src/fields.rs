@@ -244,17 +244,35 @@ fn bare(ident: &str) -> &str {
 
 /// The JSON name of a field or variant: its `#[serde(rename = "...")]`, or its identifier.
 pub(crate) fn json_name(attrs: &[syn::Attribute], ident: &Ident) -> String {
-    let mut name = bare(&ident.to_string()).to_string();
+    read_member(attrs, ident).1
+}
+
+/// The JSON member a named field reads and writes ([`json_name`]); `None` for a flattened or
+/// unnamed field. Its `serde` attributes are read once.
+pub(crate) fn member_name(field: &syn::Field) -> Option<String> {
+    let (flattened, name) = read_member(&field.attrs, field.ident.as_ref()?);
+    (!flattened).then_some(name)
+}
+
+/// Whether `attrs` flatten the field, and its JSON name.
+fn read_member(attrs: &[syn::Attribute], ident: &Ident) -> (bool, String) {
+    let mut flattened = false;
+    let mut renamed = None;
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let (Ok(options) | Err(options)) = read_serde(attr);
         for (option, value) in options {
-            if let ("rename", Some(value)) = (option.as_str(), value) {
+            match (option.as_str(), value) {
+                ("flatten", _) => flattened = true,
                 // A member marked nullable-optional is still named as written.
-                name = value.trim_end_matches(NULLABLE_OPTIONAL).to_string();
+                ("rename", Some(value)) => {
+                    renamed = Some(value.trim_end_matches(NULLABLE_OPTIONAL).to_string());
+                }
+                _ => {}
             }
         }
     }
-    name
+    let name = renamed.unwrap_or_else(|| bare(&ident.to_string()).to_string());
+    (flattened, name)
 }
 
 /// The last segment of each path a `#[derive(..)]` attribute lists (`Deserialize` for
@@ -288,6 +306,44 @@ pub(crate) fn derive_paths(
     }
     attr.parse_args_with(syn::punctuated::Punctuated::parse_terminated)
         .ok()
+}
+
+/// `#[serde(<options>)]`, built as syntax: the finishing passes write one per wrapped field,
+/// and parsing each from tokens was most of their time.
+pub(crate) fn serde_attribute(options: proc_macro2::TokenStream) -> syn::Attribute {
+    syn::Attribute {
+        pound_token: Default::default(),
+        style: syn::AttrStyle::Outer,
+        bracket_token: Default::default(),
+        meta: syn::Meta::List(syn::MetaList {
+            path: Ident::new("serde", proc_macro2::Span::call_site()).into(),
+            delimiter: syn::MacroDelimiter::Paren(Default::default()),
+            tokens: options,
+        }),
+    }
+}
+
+/// `::std::option::Option<inner>`, built as syntax (see [`serde_attribute`]).
+pub(crate) fn std_option_of(inner: Type) -> Type {
+    let segment =
+        |name: &str| syn::PathSegment::from(Ident::new(name, proc_macro2::Span::call_site()));
+    let mut option = segment("Option");
+    option.arguments = syn::PathArguments::AngleBracketed(syn::AngleBracketedGenericArguments {
+        colon2_token: None,
+        lt_token: Default::default(),
+        args: [syn::GenericArgument::Type(inner)].into_iter().collect(),
+        gt_token: Default::default(),
+    });
+    Type::Path(syn::TypePath {
+        attrs: Vec::new(),
+        qself: None,
+        path: syn::Path {
+            leading_colon: Some(Default::default()),
+            segments: [segment("std"), segment("option"), option]
+                .into_iter()
+                .collect(),
+        },
+    })
 }
 
 /// Whether a `#[serde(...)]` attribute names `flag` (with or without a value).
@@ -379,6 +435,38 @@ mod tests {
     use quote::ToTokens;
 
     use super::*;
+
+    #[test]
+    fn syntax_built_by_hand_is_the_parsed_syntax() {
+        // The generated file is printed from the tree: print both trees.
+        let mut built: syn::File = syn::parse_quote! {
+            pub struct T {
+                pub a: ::std::vec::Vec<T>,
+            }
+        };
+        let Item::Struct(item) = &mut built.items[0] else {
+            unreachable!()
+        };
+        let field = item.fields.iter_mut().next().expect("a field");
+        field
+            .attrs
+            .push(serde_attribute(quote::quote!(rename = "a b", default)));
+        field.ty = std_option_of(field.ty.clone());
+        let parsed: syn::File = syn::parse_quote! {
+            pub struct T {
+                #[serde(rename = "a b", default)]
+                pub a: ::std::option::Option<::std::vec::Vec<T>>,
+            }
+        };
+        assert_eq!(
+            prettyplease::unparse(&built),
+            prettyplease::unparse(&parsed)
+        );
+        assert_eq!(
+            built.to_token_stream().to_string(),
+            parsed.to_token_stream().to_string()
+        );
+    }
 
     #[test]
     fn colliding_fields_get_numbered_identifiers_and_keep_their_json_names() {
@@ -581,11 +669,20 @@ mod tests {
         assert!(serde_flag(&field.attrs, "default"));
         assert!(serde_flag(&field.attrs, "skip_serializing_if"));
         assert!(!serde_flag(&field.attrs, "flatten"));
+        assert_eq!(member_name(&field).as_deref(), Some("foo-bar"));
         let field: syn::Field = syn::parse_quote!(#[serde(flatten)] pub r#type: i64);
         assert_eq!(
             json_name(&field.attrs, field.ident.as_ref().unwrap()),
             "type"
         );
+        assert_eq!(member_name(&field), None);
+        let field: syn::Field = syn::parse_quote!(pub r#type: i64);
+        assert_eq!(member_name(&field).as_deref(), Some("type"));
+        let field: syn::Field = syn::parse_quote!(
+            #[serde(rename = "x")]
+            i64
+        );
+        assert_eq!(member_name(&field), None);
     }
 
     #[test]

@@ -52,7 +52,6 @@ mod openings;
 mod optional;
 mod order;
 mod other_kinds;
-mod parallel;
 mod recursion;
 mod refs;
 mod rewrite;
@@ -68,7 +67,7 @@ use std::fmt;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use schemcp_contract::{ContractSet, Severity};
+use schemcp_contract::{ContractSet, Severity, parallel};
 
 /// The diagnostics in [`Error::Schemas`], from the contract loader, which renders them.
 ///

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use quote::quote;
 use syn::{Field, GenericArgument, PathArguments, Type};
 
-use crate::fields::{SerdeOption, read_serde, segment_names};
+use crate::fields::{SerdeOption, read_serde, segment_names, serde_attribute, std_option_of};
 use crate::other_kinds::is_other_kinds;
 use crate::schema::NULLABLE_OPTIONAL;
 
@@ -160,20 +160,18 @@ fn keep_member(field: &mut Field, value_aliases: &BTreeSet<String>) -> bool {
         None => return false,
     };
     if wrap {
-        let ty = &field.ty;
-        field.ty = syn::parse_quote!(::std::option::Option<#ty>);
+        let ty = std::mem::replace(&mut field.ty, Type::Verbatim(Default::default()));
+        field.ty = std_option_of(ty);
     }
     let rename = rename.map(|name| quote!(rename = #name,));
     let present =
         present.then(|| quote!(deserialize_with = "::schemcp_runtime::__private::present",));
-    field.attrs[index] = syn::parse_quote! {
-        #[serde(
-            #rename
-            default,
-            #present
-            skip_serializing_if = "::std::option::Option::is_none"
-        )]
-    };
+    field.attrs[index] = serde_attribute(quote! {
+        #rename
+        default,
+        #present
+        skip_serializing_if = "::std::option::Option::is_none"
+    });
     wrap
 }
 

@@ -21,7 +21,7 @@ use std::collections::{BTreeSet, HashMap};
 use serde_json::Value;
 use syn::{Fields, FieldsNamed, Item};
 
-use crate::fields::{json_name, serde_flag};
+use crate::fields::member_name;
 use crate::schema::{NULLABLE_OPTIONAL, subschemas};
 
 /// Declared member orders of a set of schemas, keyed by the members they declare.
@@ -101,14 +101,7 @@ impl DeclaredOrders {
     }
 
     fn reorder(&self, fields: &mut FieldsNamed) {
-        let named: Vec<Option<String>> = fields
-            .named
-            .iter()
-            .map(|field| {
-                let ident = field.ident.as_ref()?;
-                (!serde_flag(&field.attrs, "flatten")).then(|| json_name(&field.attrs, ident))
-            })
-            .collect();
+        let named: Vec<Option<String>> = fields.named.iter().map(member_name).collect();
         let members: BTreeSet<String> = named.iter().flatten().cloned().collect();
         if members.len() != named.iter().flatten().count() {
             return;
@@ -157,7 +150,7 @@ fn declared_orders<'a>(
 /// The members `object` holds as typify merges them, in the order its keywords are written:
 /// `properties` (without those declared `false`, which typify leaves out), a `$ref`'s target's
 /// members, each `allOf` branch's; then the `required` names none of them declares. Marks for
-/// nullable optional members are dropped, as [`json_name`] drops them.
+/// nullable optional members are dropped, as [`member_name`] drops them.
 fn own<'a>(
     object: &serde_json::Map<String, Value>,
     resolve: Resolve<'a, '_>,

@@ -3,10 +3,9 @@
 
 use proc_macro2::{Group, Ident, Punct, Spacing, Span, TokenStream, TokenTree};
 use quote::quote;
-use syn::punctuated::Punctuated;
 use syn::visit_mut::{self, VisitMut};
 
-use crate::fields::derived;
+use crate::fields::{derived, serde_attribute};
 
 /// Crates typify's output may name that the runtime re-exports under `__private`.
 const REEXPORTED: [&str; 5] = ["serde", "serde_json", "regress", "chrono", "uuid"];
@@ -99,15 +98,9 @@ impl VisitMut for Rewriter {
     fn visit_attribute_mut(&mut self, attr: &mut syn::Attribute) {
         if let syn::Meta::List(list) = &mut attr.meta {
             if list.path.is_ident("derive") {
-                // Derive lists are tokens too; parse them so each derive path gets rewritten.
-                if let Ok(mut paths) =
-                    list.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
-                {
-                    for path in paths.iter_mut() {
-                        self.visit_path_mut(path);
-                    }
-                    list.tokens = quote!(#paths);
-                }
+                // Derive lists are tokens too. They name plain paths, so the token-level
+                // rewrite reads them as the syntax one would, without parsing every list.
+                list.tokens = rewrite_tokens(std::mem::take(&mut list.tokens));
                 return;
             }
             if list.path.is_ident("serde") {
@@ -144,7 +137,7 @@ fn add_serde_crate(attrs: &mut Vec<syn::Attribute>) {
         .iter()
         .rposition(|attr| attr.path().is_ident("derive"))
         .map_or(0, |p| p + 1);
-    attrs.insert(position, syn::parse_quote!(#[serde(crate = #SERDE_CRATE)]));
+    attrs.insert(position, serde_attribute(quote!(crate = #SERDE_CRATE)));
 }
 
 /// Token-level version of the path rewrite, for macro arguments.

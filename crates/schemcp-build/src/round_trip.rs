@@ -9,6 +9,7 @@
 //! conversions) is [`Verdict::Unknown`], and the generated `#[cfg(test)]` round trip, which
 //! runs every example through the real type, stays the check for those.
 
+use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap};
 
 use proc_macro2::TokenStream;
@@ -39,7 +40,9 @@ pub(crate) fn add_examples(
     files: &[&serde_json::Map<String, Value>],
     defs: Vec<(usize, String, TokenStream)>,
 ) -> Result<(), String> {
-    let types = &Items::of(types);
+    // Most schemas hold no example: the types are indexed and parsed only for those that do.
+    let items = OnceCell::new();
+    let types = || items.get_or_init(|| Items::of(types));
     let parse = |ty: TokenStream| syn::parse2::<Type>(ty).map_err(|e| e.to_string());
     for (tool, file) in tools.iter_mut().zip(files) {
         let output = match &tool.output {
@@ -58,13 +61,15 @@ pub(crate) fn add_examples(
                 at: "",
                 base: format!("/{key}"),
             };
-            tool.examples
-                .extend(examples_under(types, &parse(ty)?, &site));
+            let sites = example_sites(&site);
+            if !sites.is_empty() {
+                let found = examples_under(types(), &parse(ty)?, &site, sites);
+                tool.examples.extend(found);
+            }
         }
     }
     let mut seen = BTreeSet::new();
     for (t, pointer, ty) in defs {
-        let ty = crate::emit::rewrite_type(ty)?;
         // `/inputSchema/$defs/Day`: the schema `inputSchema` of the tool file, then the rest.
         let Some((key, rest)) = pointer[1..].split_once('/') else {
             continue;
@@ -78,7 +83,12 @@ pub(crate) fn add_examples(
             at: &at,
             base: pointer.clone(),
         };
-        for example in examples_under(types, &parse(ty.clone())?, &site) {
+        let sites = example_sites(&site);
+        if sites.is_empty() {
+            continue;
+        }
+        let ty = crate::emit::rewrite_type(ty)?;
+        for example in examples_under(types(), &parse(ty.clone())?, &site, sites) {
             let relative = example.0[pointer.len()..].to_string();
             if seen.insert((ty.to_string(), relative, example.2.clone())) {
                 tools[t].examples.push(example);
@@ -96,25 +106,35 @@ struct Site<'a> {
     base: String,
 }
 
-/// The examples in the site's schema (itself included) whose values have a Rust type under
+/// Every `examples` in the site's schema (itself included), as `(pointer inside that schema,
+/// the examples)`.
+fn example_sites(site: &Site<'_>) -> Vec<(String, Vec<Value>)> {
+    let mut sites = Vec::new();
+    let Some(schema) = site.kind_root.pointer(site.at) else {
+        return sites;
+    };
+    for_each_subschema(schema, "", false, &mut |object, pointer| {
+        if let Some(Value::Array(examples)) = object.get("examples") {
+            sites.push((pointer.to_string(), examples.clone()));
+        }
+    });
+    sites
+}
+
+/// Of the examples at `sites` ([`example_sites`]), those whose values have a Rust type under
 /// `root` ([`type_at`]), as `(pointer, type, example JSON)` with pointers from the tool file's
 /// root.
 fn examples_under(
     types: &Items<'_>,
     root: &Type,
     site: &Site<'_>,
+    sites: Vec<(String, Vec<Value>)>,
 ) -> Vec<(String, TokenStream, String)> {
     let (Value::Object(kind_root), Some(schema)) =
         (site.kind_root, site.kind_root.pointer(site.at))
     else {
         return Vec::new();
     };
-    let mut sites = Vec::new();
-    for_each_subschema(schema, "", false, &mut |object, pointer| {
-        if let Some(Value::Array(examples)) = object.get("examples") {
-            sites.push((pointer.to_string(), examples.clone()));
-        }
-    });
     let mut found = Vec::new();
     for (pointer, examples) in sites {
         // The type, and the validator of the schema it stands for when that is not the

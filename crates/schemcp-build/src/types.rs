@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use schemcp_contract::parallel;
 use serde_json::{Value, json};
 use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 
@@ -339,6 +340,11 @@ fn generate_copies(
         })
         .map(|(i, _)| class_of[i])
         .collect();
+    // Three independent reads of the schemas, side by side.
+    let ((orders, absent), saying_no_value) = parallel::both(
+        || (member_orders(&members), absent_members(&members, &classes)),
+        || classes_saying_no_value(&members, &classes),
+    );
     let plan = Plan {
         members: &members,
         classes: &classes,
@@ -346,21 +352,9 @@ fn generate_copies(
         degraded,
         options,
         placeholders,
-        orders: Mutex::new(member_orders(&members)),
-        says_no_value: classes
-            .iter()
-            .map(|class| {
-                class.members.iter().any(|&m| {
-                    let member = &members[m];
-                    let kinds_of = |reference: &str| {
-                        let (_, target) = member.refs.iter().find(|(r, _)| r == reference)?;
-                        declared_kinds(members[*target].schema.as_object()?)
-                    };
-                    says_no_value(&member.schema, &kinds_of)
-                })
-            })
-            .collect(),
-        absent_members: absent_members(&members, &classes),
+        orders: Mutex::new(orders),
+        says_no_value: saying_no_value,
+        absent_members: absent,
         distributed: Mutex::default(),
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
@@ -377,9 +371,12 @@ fn generate_copies(
     // pointer.
     // The prediction (mangled names) on another thread; the real conversion here, under the
     // names as they stand, which are final unless a predicted name collides.
-    let (prediction, rendered) = crate::parallel::both(
+    // The schemas typify reads under the final names are prepared on every core first: the
+    // prediction has time to spare, the conversion here does not.
+    let prepared = plan.class_schemas(&names, &first_fallback, true);
+    let (prediction, rendered) = parallel::both(
         || plan.predict(&mangled_names, &first_fallback),
-        || plan.render(&names, &first_fallback, false),
+        || plan.render(&names, false, prepared),
     );
     let mut whole = prediction.ok();
     let mut speculative = Some((names.clone(), rendered));
@@ -469,7 +466,7 @@ fn generate_copies(
         };
         let rendered = match speculative.take() {
             Some((used, rendered)) if used == names && fallback == first_fallback => rendered,
-            _ => plan.render(&names, &fallback, probed),
+            _ => plan.render(&names, probed, plan.class_schemas(&names, &fallback, true)),
         };
         match rendered {
             Ok((real, file)) => break (real, file, predicted),
@@ -611,7 +608,7 @@ fn collect_members(
                 .filter_map(move |(kind, schema)| Some((t, kind, schema?)))
         })
         .collect();
-    let collected = crate::parallel::map(&schemas, |&(t, kind, schema)| {
+    let collected = parallel::map(&schemas, |&(t, kind, schema)| {
         collect_schema(t, kind, schema, &tool_pascal[t], &tools[t], options)
     });
     let mut members = Vec::new();
@@ -1710,6 +1707,10 @@ struct Plan<'a> {
     distributed: Mutex<BTreeMap<usize, Value>>,
 }
 
+/// What typify reads for each class, in class order, or why it cannot read it
+/// ([`Plan::class_schemas`]).
+type Prepared = Vec<Result<schemars::schema::Schema, String>>;
+
 /// A converted set: the space and each class's type.
 struct Converted {
     space: TypeSpace,
@@ -2158,7 +2159,7 @@ impl Plan<'_> {
         mangled: &[String],
         fallback: &BTreeSet<usize>,
     ) -> Result<Prediction, String> {
-        let converted = self.convert(mangled, fallback)?;
+        let converted = self.convert(mangled, self.class_schemas(mangled, fallback, false))?;
         let aliased = (0..self.classes.len())
             .filter(|&c| !self.classes[c].is_def)
             .filter(|&c| {
@@ -2174,16 +2175,17 @@ impl Plan<'_> {
         })
     }
 
-    /// Converts every class under its final `names` and parses the code, checking that no two
-    /// members of a type collide. Before the classes are probed (`probed` false), an enum
-    /// without variants passes only if it is named after a class that says no value.
+    /// Converts every class under its final `names`, from the schemas `prepared` for them, and
+    /// parses the code, checking that no two members of a type collide. Before the classes are
+    /// probed (`probed` false), an enum without variants passes only if it is named after a
+    /// class that says no value.
     fn render(
         &self,
         names: &[String],
-        fallback: &BTreeSet<usize>,
         probed: bool,
+        prepared: Prepared,
     ) -> Result<(Converted, syn::File), String> {
-        let converted = self.convert(names, fallback)?;
+        let converted = self.convert(names, prepared)?;
         let any = self.says_no_value.iter().any(|&says| says);
         let named_after = |name: &str| {
             (0..self.classes.len()).any(|c| self.says_no_value[c] && name.starts_with(&names[c]))
@@ -2248,31 +2250,52 @@ impl Plan<'_> {
         Ok(file)
     }
 
-    /// Converts every class in one space under `names`; classes in `fallback` become
-    /// `serde_json::Value`.
-    fn convert(&self, names: &[String], fallback: &BTreeSet<usize>) -> Result<Converted, String> {
-        let schema_of = |c: usize| -> Result<schemars::schema::Schema, String> {
+    /// The schema typify reads for each class under `names` ([`Plan::class_schema`]); `{}` for
+    /// the classes in `fallback`, which become `serde_json::Value`. With `spread`, prepared on
+    /// every core.
+    fn class_schemas(
+        &self,
+        names: &[String],
+        fallback: &BTreeSet<usize>,
+        spread: bool,
+    ) -> Prepared {
+        let schema_of = |&c: &usize| -> Result<schemars::schema::Schema, String> {
             if fallback.contains(&c) {
                 Ok(schemars::schema::Schema::Object(Default::default()))
             } else {
                 self.parse(self.class_schema(c, names))
             }
         };
+        let classes: Vec<usize> = (0..self.classes.len()).collect();
+        if spread {
+            parallel::map(&classes, schema_of)
+        } else {
+            classes.iter().map(schema_of).collect()
+        }
+    }
+
+    /// Converts every class in one space under `names`, from their `prepared` schemas (see
+    /// [`Plan::class_schemas`]).
+    fn convert(&self, names: &[String], prepared: Prepared) -> Result<Converted, String> {
         let mut space = TypeSpace::new(&self.settings());
         let mut ids = vec![None; self.classes.len()];
         let mut defs = Vec::new();
-        for (c, class) in self.classes.iter().enumerate() {
+        let mut others = Vec::new();
+        for ((c, class), schema) in self.classes.iter().enumerate().zip(prepared) {
             if class.is_def {
-                defs.push((names[c].clone(), schema_of(c)?));
+                defs.push((names[c].clone(), schema?));
+            } else {
+                others.push(schema);
             }
         }
         guarded(|| space.add_ref_types(defs))?;
+        let mut others = others.into_iter();
         for (c, class) in self.classes.iter().enumerate() {
             let id = if class.is_def {
                 let reference = self.parse(json!({ "$ref": format!("#/$defs/{}", names[c]) }))?;
                 guarded(|| space.add_type_with_name(&reference, None))?
             } else {
-                let schema = schema_of(c)?;
+                let schema = others.next().expect("a schema for every class")?;
                 guarded(|| space.add_type_with_name(&schema, Some(names[c].clone())))?
             };
             ids[c] = Some(id);
@@ -2305,6 +2328,23 @@ fn unsupported(member: &Member, message: &str) -> Problem {
                 .into(),
         ),
     }
+}
+
+/// For each class, whether one of its members says no value ([`says_no_value`]).
+fn classes_saying_no_value(members: &[Member], classes: &[Class]) -> Vec<bool> {
+    classes
+        .iter()
+        .map(|class| {
+            class.members.iter().any(|&m| {
+                let member = &members[m];
+                let kinds_of = |reference: &str| {
+                    let (_, target) = member.refs.iter().find(|(r, _)| r == reference)?;
+                    declared_kinds(members[*target].schema.as_object()?)
+                };
+                says_no_value(&member.schema, &kinds_of)
+            })
+        })
+        .collect()
 }
 
 /// For each class, the members some merge in its schemas leaves no value
@@ -2350,7 +2390,7 @@ fn mark_nullable(members: &mut [Member]) {
         })
         .collect();
     let mut marking: Vec<(&mut Member, Vec<String>)> = members.iter_mut().zip(nullable).collect();
-    crate::parallel::for_each_mut(&mut marking, |(member, nullable)| {
+    parallel::for_each_mut(&mut marking, |(member, nullable)| {
         mark_nullable_optionals(&mut member.schema, &|reference| {
             nullable.iter().any(|n| n == reference)
         });
@@ -2370,7 +2410,7 @@ fn mark_nullable(members: &mut [Member]) {
             Some((target, properties.clone()))
         })
         .collect();
-    crate::parallel::for_each_mut(members, |member| {
+    parallel::for_each_mut(members, |member| {
         let targets: BTreeMap<&str, usize> = member
             .refs
             .iter()

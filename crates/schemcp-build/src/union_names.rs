@@ -12,7 +12,7 @@ use quote::{format_ident, quote};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Fields, Item, Type};
 
-use crate::fields::{json_name, serde_flag};
+use crate::fields::{json_name, member_name, serde_flag};
 
 /// Renames the numbered variants of every untagged enum of `file` ([`variant_names`]), in
 /// the enum's own `impl`s too (typify's `From` for each newtype variant), and the types typify
@@ -147,11 +147,9 @@ fn variant_names(union: &syn::ItemEnum, tags: &BTreeMap<String, String>) -> Opti
         .map(|v| {
             v.fields
                 .iter()
-                .filter(|f| f.ident.is_some() && !serde_flag(&f.attrs, "flatten"))
-                .map(|f| {
-                    let ident = f.ident.as_ref().expect("a named field");
+                .filter_map(|f| {
                     let required = crate::optional::option_inner(&f.ty).is_none();
-                    (json_name(&f.attrs, ident), required)
+                    Some((member_name(f)?, required))
                 })
                 .collect()
         })

@@ -16,7 +16,7 @@ use quote::{format_ident, quote};
 use syn::punctuated::Punctuated;
 use syn::{Fields, GenericArgument, Item, PathArguments, Type};
 
-use crate::fields::{derive_paths, json_name, serde_flag};
+use crate::fields::{derive_paths, member_name, serde_flag};
 
 /// Gives every untagged enum of `file` that holds a struct, or another such enum, a
 /// `Deserialize` by best fit in place of the derived one, placed right after the enum. Works
@@ -146,9 +146,8 @@ fn collect<'a>(
         return;
     }
     for field in &fields.named {
-        let ident = field.ident.as_ref().expect("a named field");
-        if !serde_flag(&field.attrs, "flatten") {
-            members.insert(json_name(&field.attrs, ident));
+        if let Some(name) = member_name(field) {
+            members.insert(name);
         } else if let Some(inner) = named(&field.ty)
             && let Some((key, _)) = structs.get_key_value(inner.as_str())
         {
@@ -160,12 +159,7 @@ fn collect<'a>(
 /// What a variant declares: its own fields, or what the struct it wraps declares.
 fn variant_members(fields: &Fields, structs: &BTreeMap<String, Declared>) -> Declared {
     match fields {
-        Fields::Named(named) => named
-            .named
-            .iter()
-            .filter(|f| !serde_flag(&f.attrs, "flatten"))
-            .map(|f| json_name(&f.attrs, f.ident.as_ref().expect("a named field")))
-            .collect(),
+        Fields::Named(named) => named.named.iter().filter_map(member_name).collect(),
         Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => named(&unnamed.unnamed[0].ty)
             .and_then(|name| structs.get(&name).cloned())
             .unwrap_or_default(),

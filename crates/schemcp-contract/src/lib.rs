@@ -43,6 +43,8 @@ pub mod json;
 pub mod keywords;
 mod load;
 mod locate;
+#[doc(hidden)]
+pub mod parallel;
 pub mod resources;
 mod schema;
 

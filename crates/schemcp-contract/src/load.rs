@@ -11,7 +11,7 @@ use crate::json::percent_decode;
 use crate::locate::{resolve, split_pointer, within};
 use crate::resources::{Landing, ResourceError, Resources, without_fragment};
 use crate::schema::{self, Walk};
-use crate::{ContractSet, ToolContract, bundle};
+use crate::{ContractSet, ToolContract, bundle, parallel};
 
 // The dialect every schema is read as; `$schema` may say so but may not say otherwise.
 use crate::METASCHEMA as DIALECT;
@@ -471,11 +471,13 @@ fn load_inner(
     sources.sort_by_cached_key(|(rel, _)| key_of(rel));
     let mut files_read: Vec<PathBuf> = diags.iter().map(|d| d.file.clone()).collect();
     let mut list = Vec::new();
-    for (rel, text) in sources {
+    // Each file on its own: a large set is parsed, linted and bundled on every core.
+    let parsed = parallel::map(&sources, |(_, text)| serde_json::from_str::<Value>(text));
+    for ((rel, text), parsed) in sources.into_iter().zip(parsed) {
         let path = root.join(&rel);
         files_read.push(path.clone());
         let source: Arc<str> = text.into();
-        let value = match serde_json::from_str::<Value>(&source) {
+        let value = match parsed {
             Ok(value) => Some(value),
             Err(error) => {
                 diags.push(invalid_json(&path, &source, &error));
@@ -512,19 +514,21 @@ fn load_inner(
             tools.push((i, name));
         }
     }
-    for i in 0..files.list.len() {
-        lint_schemas(&files, i, &mut diags);
-    }
+    let indices: Vec<usize> = (0..files.list.len()).collect();
+    let linted = parallel::map(&indices, |&i| {
+        let mut found = Vec::new();
+        lint_schemas(&files, i, &mut found);
+        found
+    });
+    diags.extend(linted.into_iter().flatten());
     find_cycles(&files, &mut diags);
 
     diagnostic::sort(&mut diags);
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Diagnostics(diags));
     }
-    let mut contracts: Vec<ToolContract> = tools
-        .into_iter()
-        .map(|(i, name)| build_tool(&files, i, name))
-        .collect();
+    let mut contracts: Vec<ToolContract> =
+        parallel::map(&tools, |(i, name)| build_tool(&files, *i, name.clone()));
     contracts.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(ContractSet {
         root: root.to_path_buf(),

@@ -1,7 +1,8 @@
-//! Work spread over the machine's cores: the steps of the generator that handle each tool
-//! schema on its own ([`map`]), and two independent steps side by side ([`both`]). A build
-//! script runs on one thread by default; on a set of a thousand tools those steps are a fifth
-//! of the generator's time.
+//! Work spread over the machine's cores, for the loader and the generator: the steps that
+//! handle each file or schema on its own ([`map`], [`for_each_mut`]), and two independent steps
+//! side by side ([`both`]). A build script runs on one thread by default; on a set of a
+//! thousand tools those steps are a fifth of the generator's time. Not a stable API: it is
+//! public for `schemcp-build` only.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,7 +15,12 @@ const WORKER_STACK: usize = 64 << 20;
 /// `items.iter().map(f).collect()`, with the items shared out among up to one thread per core.
 /// The results are in the order of `items` whatever thread made them, and a panic in `f` is
 /// resumed on the caller's thread.
-pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+///
+/// ```
+/// let doubled = schemcp_contract::parallel::map(&[1, 2, 3], |n| n * 2);
+/// assert_eq!(doubled, [2, 4, 6]);
+/// ```
+pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(items.len());
@@ -58,7 +64,13 @@ pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> 
 
 /// `items.iter_mut().for_each(f)`, with the items shared out among up to one thread per core
 /// as [`map`] does; a panic in `f` is resumed on the caller's thread.
-pub(crate) fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
+///
+/// ```
+/// let mut items = [1, 2, 3];
+/// schemcp_contract::parallel::for_each_mut(&mut items, |n| *n += 1);
+/// assert_eq!(items, [2, 3, 4]);
+/// ```
+pub fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
     // Each item is locked once, by the one thread that takes it: the locks only carry the
     // `&mut` across threads.
     let cells: Vec<Mutex<&mut T>> = items.iter_mut().map(Mutex::new).collect();
@@ -70,7 +82,12 @@ pub(crate) fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) 
 
 /// `(a(), b())`, with `a` on another thread (with a worker's stack) while `b` runs on this
 /// one; a panic in `a` is resumed on the caller's thread.
-pub(crate) fn both<A: Send, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
+///
+/// ```
+/// let (a, b) = schemcp_contract::parallel::both(|| 1 + 1, || "two");
+/// assert_eq!((a, b), (2, "two"));
+/// ```
+pub fn both<A: Send, B>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B) -> (A, B) {
     thread::scope(|scope| {
         let a = thread::Builder::new()
             .stack_size(WORKER_STACK)
