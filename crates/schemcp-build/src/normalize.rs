@@ -2261,26 +2261,34 @@ pub(crate) fn option_part(schema: &mut Value) -> Option<&mut serde_json::Map<Str
     let Value::Object(object) = schema else {
         return None;
     };
+    let Some((keyword, one)) = option_branch(object) else {
+        return Some(object);
+    };
+    match object.get_mut(keyword) {
+        Some(Value::Array(branches)) => option_part(&mut branches[one]),
+        _ => unreachable!("option_branch found it"),
+    }
+}
+
+/// Where the `X` of a union typify types as `Option<X>` stands in `object` (see
+/// [`option_part`]): the union's keyword and `X`'s index; `None` for any other schema.
+fn option_branch(object: &serde_json::Map<String, Value>) -> Option<(&'static str, usize)> {
     let mut unions = ["anyOf", "oneOf"]
         .into_iter()
         .filter(|k| object.contains_key(*k));
     let (Some(keyword), None) = (unions.next(), unions.next()) else {
-        return Some(object);
+        return None;
     };
     let beside_annotations = object
         .keys()
         .all(|k| k == keyword || ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-"));
     let Some(Value::Array(branches)) = object.get(keyword) else {
-        return Some(object);
+        return None;
     };
     let mut others = branches.iter().enumerate().filter(|(_, b)| !only_null(b));
-    let one = match (others.next(), others.next()) {
-        (Some((i, _)), None) if branches.len() > 1 && beside_annotations => i,
-        _ => return Some(object),
-    };
-    match object.get_mut(keyword) {
-        Some(Value::Array(branches)) => option_part(&mut branches[one]),
-        _ => unreachable!("checked above"),
+    match (others.next(), others.next()) {
+        (Some((one, _)), None) if branches.len() > 1 && beside_annotations => Some((keyword, one)),
+        _ => None,
     }
 }
 
@@ -2458,27 +2466,24 @@ pub(crate) fn finish_tuples(schema: &mut Value, base: &str) {
 /// rewritten to the `anyOf` of its non-null part, titled
 /// `{name}Value`, and `null`, which typify types as `Option<{name}Value>`. Handled: a `type`
 /// list with `"null"` beside keywords that `null` passes anyway, an `enum` listing `null`, and
-/// an `anyOf`/`oneOf` of one schema and `{"type": "null"}`.
+/// an `anyOf`/`oneOf` typify reads as `Option<X>` ([`option_part`]).
 pub(crate) fn name_nullable_root(object: &mut serde_json::Map<String, Value>, name: &str) {
     // Keywords a `null` does not pass by default (`enum`, `const` and the in-place
     // applicators): moving them off the `null` branch would change what it accepts.
     let not_for_null = |k: &str| k == "enum" || k == "const" || in_place(k);
     let inner_name = Value::String(format!("{name}Value"));
     let null_branch = json!({ "type": "null" });
-    for keyword in ["anyOf", "oneOf"] {
-        let only_it = object
-            .keys()
-            .all(|k| k == keyword || ANNOTATIONS.contains(&k.as_str()));
-        if let (true, Some(Value::Array(branches))) = (only_it, object.get_mut(keyword))
-            && branches.len() == 2
-            && branches.contains(&null_branch)
-            && let Some(Value::Object(other)) = branches.iter_mut().find(|b| **b != null_branch)
+    // The union as typify reads it (`option_branch`): a `null` branch with a `title` or
+    // written `"const": null` is one too, and left untitled its `X` took the root's name.
+    if let Some((keyword, one)) = option_branch(object) {
+        if let Some(Value::Array(branches)) = object.get_mut(keyword)
+            && let Some(other) = option_part(&mut branches[one])
             && !other.contains_key("title")
             && !other.contains_key("$ref")
         {
             other.insert("title".into(), inner_name);
-            return;
         }
+        return;
     }
     if let Some(Value::Array(values)) = object.get("enum") {
         if !values.contains(&Value::Null)

@@ -2657,3 +2657,41 @@ fn a_tag_beside_a_member_that_may_be_null_is_not_adjacent_tagging() {
         "{code}"
     );
 }
+
+/// A root or definition that typify reads as `Option<X>` by its own rule, wider than
+/// `[X, {"type": "null"}]`: a titled `null` branch, `"const": null`, several `null` branches.
+/// `X` was left untitled, typify named it after the root itself, and the schema was refused
+/// ("no unique Rust type name").
+#[test]
+fn nullable_roots_and_definitions_as_typify_reads_them_are_typed() {
+    let object = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let nulls = [
+        json!([{"type": "null", "title": "Nothing"}]),
+        json!([{"const": null}]),
+        json!([{"type": "null"}, {"enum": [null]}]),
+    ];
+    for null in nulls {
+        let mut branches = vec![object.clone()];
+        branches.extend(null.as_array().unwrap().iter().cloned());
+        let union = json!({"description": "may be null", "oneOf": branches});
+        let input = json!({
+            "type": "object",
+            "properties": {"d": {"$ref": "#/$defs/D"}},
+            "$defs": {"D": union.clone()}
+        });
+        let (code, warnings) = generate(&builder(), &[tool("t", input, Some(union.clone()))], &[])
+            .unwrap_or_else(|e| panic!("{union}: {e:?}"));
+        assert_eq!(warnings, Vec::<String>::new(), "{union}");
+        assert!(
+            has(
+                &code,
+                "pub type TOutput = ::std::option::Option<TOutputValue>;"
+            ),
+            "{union}: {code}"
+        );
+        assert!(
+            has(&code, "pub struct D(pub ::std::option::Option<DValue>);"),
+            "{union}: {code}"
+        );
+    }
+}

@@ -40,9 +40,9 @@ pub(crate) fn add_examples(
     files: &[&serde_json::Map<String, Value>],
     defs: Vec<(usize, String, TokenStream)>,
 ) -> Result<(), String> {
-    // Most schemas hold no example: the types are indexed and parsed only for those that do.
+    // The types are indexed, and a schema's type parsed, only where some schema holds examples.
     let items = OnceCell::new();
-    let types = || items.get_or_init(|| Items::of(types));
+    let indexed = || items.get_or_init(|| Items::of(types));
     let parse = |ty: TokenStream| syn::parse2::<Type>(ty).map_err(|e| e.to_string());
     for (tool, file) in tools.iter_mut().zip(files) {
         let output = match &tool.output {
@@ -63,7 +63,7 @@ pub(crate) fn add_examples(
             };
             let sites = example_sites(&site);
             if !sites.is_empty() {
-                let found = examples_under(types(), &parse(ty)?, &site, sites);
+                let found = examples_under(indexed(), &parse(ty)?, &site, sites);
                 tool.examples.extend(found);
             }
         }
@@ -88,7 +88,7 @@ pub(crate) fn add_examples(
             continue;
         }
         let ty = crate::emit::rewrite_type(ty)?;
-        for example in examples_under(types(), &parse(ty.clone())?, &site, sites) {
+        for example in examples_under(indexed(), &parse(ty.clone())?, &site, sites) {
             let relative = example.0[pointer.len()..].to_string();
             if seen.insert((ty.to_string(), relative, example.2.clone())) {
                 tools[t].examples.push(example);
