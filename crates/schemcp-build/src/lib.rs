@@ -45,6 +45,7 @@ mod examples;
 mod fields;
 mod from_impls;
 mod initializers;
+mod listed_values;
 mod names;
 mod never_matching;
 mod normalize;

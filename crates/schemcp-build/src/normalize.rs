@@ -500,7 +500,7 @@ const BESIDE_PREFIX_ITEMS: [&str; 9] = [
 
 /// Keywords that name a schema or hold definitions, and say nothing of its values: references
 /// to them were resolved (and what they name copied into the root's `$defs`) before typing.
-const IDENTIFIERS: [&str; 6] = [
+pub(crate) const IDENTIFIERS: [&str; 6] = [
     "$id",
     "$schema",
     "$anchor",

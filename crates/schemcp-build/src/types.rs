@@ -31,6 +31,7 @@ use typify::{TypeDetails, TypeId, TypeSpace, TypeSpaceSettings};
 use crate::branch_kinds::{kind_keywords_into_branches, type_list_as_branches};
 use crate::checks::NoValue;
 use crate::derived_names::{name_inline_types_apart, place_names};
+use crate::listed_values::enum_alone;
 use crate::names::pascal;
 use crate::never_matching::drop_never_matching_branches;
 use crate::normalize::{
@@ -917,6 +918,7 @@ fn collect_schema(
         single_branches_as_all_of(&mut member.schema);
         drop_opaque_nots(&mut member.schema);
         const_as_enum(&mut member.schema);
+        enum_alone(&mut member.schema);
         // After `const_as_enum`, so `const` members have kinds; what it leaves `false` goes.
         drop_never_matching_branches(&mut member.schema);
         drop_repeated_branches(&mut member.schema, Branches::Loosened);

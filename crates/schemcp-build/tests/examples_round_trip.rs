@@ -168,3 +168,35 @@ fn a_branch_whose_member_the_schema_around_rules_out_still_holds_values() {
         assert_eq!(serde_json::to_value(&input).unwrap(), value);
     }
 }
+
+/// An `enum` (or `const`) beside a list of types, beside `prefixItems`, or without `type`
+/// beside other assertions made typify panic, and the schema was refused. The listed values
+/// are now the type: each round-trips as written, and any other value is refused by the type
+/// alone.
+#[test]
+fn listed_values_beside_keywords_typify_cannot_read_are_the_type() {
+    for value in [
+        serde_json::json!({ "size": 10, "mode": ["fast", 2], "version": "v1" }),
+        serde_json::json!({ "size": "large", "mode": null, "level": "low", "pair": [1, "one"] }),
+        serde_json::json!({ "level": 3, "pair": [3] }),
+    ] {
+        let input: tools::ListsValuesInput = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&input).unwrap(), value);
+    }
+    for value in [
+        serde_json::json!({ "size": 11 }),
+        serde_json::json!({ "size": "medium" }),
+        serde_json::json!({ "mode": ["fast"] }),
+        serde_json::json!({ "mode": "fast" }),
+        serde_json::json!({ "version": "v2" }),
+        serde_json::json!({ "level": "high" }),
+        serde_json::json!({ "level": 4 }),
+        serde_json::json!({ "pair": [1, "two"] }),
+        serde_json::json!({ "pair": [3, "three"] }),
+    ] {
+        assert!(
+            serde_json::from_value::<tools::ListsValuesInput>(value.clone()).is_err(),
+            "{value}"
+        );
+    }
+}

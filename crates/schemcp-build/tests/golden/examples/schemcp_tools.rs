@@ -4338,6 +4338,695 @@ impl ::std::convert::TryFrom<::std::string::String> for LevelValue {
         value.parse()
     }
 }
+///`ListsValuesInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct ListsValuesInput {
+    ///A size in points or a named one.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub size: ::std::option::Option<ListsValuesInputSize>,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub mode: ::std::option::Option<ListsValuesInputMode>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub version: ::std::option::Option<ListsValuesInputVersion>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub level: ::std::option::Option<ListsValuesInputLevel>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub pair: ::std::option::Option<ListsValuesInputPair>,
+}
+///`ListsValuesInputLevel`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum ListsValuesInputLevel {
+    String(ListsValuesInputLevelString),
+    Integer(ListsValuesInputLevelInteger),
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for ListsValuesInputLevel {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "ListsValuesInputLevel",
+            &[
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <ListsValuesInputLevelString as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <ListsValuesInputLevelInteger as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::Integer)
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ListsValuesInputLevelString> for ListsValuesInputLevel {
+    fn from(value: ListsValuesInputLevelString) -> Self {
+        Self::String(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ListsValuesInputLevelInteger> for ListsValuesInputLevel {
+    fn from(value: ListsValuesInputLevelInteger) -> Self {
+        Self::Integer(value)
+    }
+}
+///`ListsValuesInputLevelInteger`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct ListsValuesInputLevelInteger(i64);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for ListsValuesInputLevelInteger {
+    type Target = i64;
+    fn deref(&self) -> &i64 {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ListsValuesInputLevelInteger> for i64 {
+    fn from(value: ListsValuesInputLevelInteger) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<i64> for ListsValuesInputLevelInteger {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: i64,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if ![3_i64].contains(&value) {
+            Err("invalid value".into())
+        } else {
+            Ok(Self(value))
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for ListsValuesInputLevelInteger {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        Self::try_from(<i64>::deserialize(deserializer)?)
+            .map_err(|e| {
+                <D::Error as ::schemcp_runtime::__private::serde::de::Error>::custom(
+                    e.to_string(),
+                )
+            })
+    }
+}
+///`ListsValuesInputLevelString`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum ListsValuesInputLevelString {
+    #[serde(rename = "low")]
+    Low,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for ListsValuesInputLevelString {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Low => f.write_str("low"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for ListsValuesInputLevelString {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "low" => Ok(Self::Low),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for ListsValuesInputLevelString {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for ListsValuesInputLevelString {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`ListsValuesInputMode`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum ListsValuesInputMode {
+    Array(ListsValuesInputModeArray),
+    String(ListsValuesInputModeString),
+    Null,
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for ListsValuesInputMode {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        #[derive(::schemcp_runtime::__private::serde::Deserialize)]
+        #[serde(crate = "::schemcp_runtime::__private::serde")]
+        struct __Variant2;
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "ListsValuesInputMode",
+            &[
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <ListsValuesInputModeArray as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::Array)
+                    },
+                ),
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <ListsValuesInputModeString as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <__Variant2 as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(|__Variant2| Self::Null)
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ListsValuesInputModeArray> for ListsValuesInputMode {
+    fn from(value: ListsValuesInputModeArray) -> Self {
+        Self::Array(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ListsValuesInputModeString> for ListsValuesInputMode {
+    fn from(value: ListsValuesInputModeString) -> Self {
+        Self::String(value)
+    }
+}
+///`ListsValuesInputModeArray`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct ListsValuesInputModeArray(
+    ::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value>,
+);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for ListsValuesInputModeArray {
+    type Target = ::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value>;
+    fn deref(
+        &self,
+    ) -> &::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value> {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ListsValuesInputModeArray>
+for ::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value> {
+    fn from(value: ListsValuesInputModeArray) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<
+    ::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value>,
+> for ListsValuesInputModeArray {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value>,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if ![
+            vec![
+                ::schemcp_runtime::__private::serde_json::from_str:: <
+                ::schemcp_runtime::__private::serde_json::Value > ("\"fast\"").unwrap(),
+                ::schemcp_runtime::__private::serde_json::from_str:: <
+                ::schemcp_runtime::__private::serde_json::Value > ("2").unwrap()
+            ],
+        ]
+            .contains(&value)
+        {
+            Err("invalid value".into())
+        } else {
+            Ok(Self(value))
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for ListsValuesInputModeArray {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        Self::try_from(
+                <::std::vec::Vec<
+                    ::schemcp_runtime::__private::serde_json::Value,
+                >>::deserialize(deserializer)?,
+            )
+            .map_err(|e| {
+                <D::Error as ::schemcp_runtime::__private::serde::de::Error>::custom(
+                    e.to_string(),
+                )
+            })
+    }
+}
+///`ListsValuesInputModeString`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum ListsValuesInputModeString {
+    #[serde(rename = "slow")]
+    Slow,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for ListsValuesInputModeString {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Slow => f.write_str("slow"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for ListsValuesInputModeString {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "slow" => Ok(Self::Slow),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for ListsValuesInputModeString {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for ListsValuesInputModeString {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`ListsValuesInputPair`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct ListsValuesInputPair(
+    ::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value>,
+);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for ListsValuesInputPair {
+    type Target = ::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value>;
+    fn deref(
+        &self,
+    ) -> &::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value> {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ListsValuesInputPair>
+for ::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value> {
+    fn from(value: ListsValuesInputPair) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<
+    ::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value>,
+> for ListsValuesInputPair {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value>,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if ![
+            vec![
+                ::schemcp_runtime::__private::serde_json::from_str:: <
+                ::schemcp_runtime::__private::serde_json::Value > ("1").unwrap(),
+                ::schemcp_runtime::__private::serde_json::from_str:: <
+                ::schemcp_runtime::__private::serde_json::Value > ("\"one\"").unwrap()
+            ],
+            vec![
+                ::schemcp_runtime::__private::serde_json::from_str:: <
+                ::schemcp_runtime::__private::serde_json::Value > ("2").unwrap(),
+                ::schemcp_runtime::__private::serde_json::from_str:: <
+                ::schemcp_runtime::__private::serde_json::Value > ("\"two\"").unwrap()
+            ],
+            vec![
+                ::schemcp_runtime::__private::serde_json::from_str:: <
+                ::schemcp_runtime::__private::serde_json::Value > ("3").unwrap()
+            ],
+        ]
+            .contains(&value)
+        {
+            Err("invalid value".into())
+        } else {
+            Ok(Self(value))
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for ListsValuesInputPair {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        Self::try_from(
+                <::std::vec::Vec<
+                    ::schemcp_runtime::__private::serde_json::Value,
+                >>::deserialize(deserializer)?,
+            )
+            .map_err(|e| {
+                <D::Error as ::schemcp_runtime::__private::serde::de::Error>::custom(
+                    e.to_string(),
+                )
+            })
+    }
+}
+///A size in points or a named one.
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum ListsValuesInputSize {
+    Integer(ListsValuesInputSizeInteger),
+    String(ListsValuesInputSizeString),
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for ListsValuesInputSize {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        let value = <::schemcp_runtime::__private::serde_json::Value as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        ::schemcp_runtime::unions::best_fit::<
+            Self,
+            D::Error,
+        >(
+            &value,
+            "ListsValuesInputSize",
+            &[
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <ListsValuesInputSizeInteger as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::Integer)
+                    },
+                ),
+                (
+                    &[],
+                    |value: ::schemcp_runtime::unions::Strict<'_>| {
+                        <ListsValuesInputSizeString as ::schemcp_runtime::__private::serde::Deserialize>::deserialize(
+                                value,
+                            )
+                            .map(Self::String)
+                    },
+                ),
+            ],
+        )
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ListsValuesInputSizeInteger> for ListsValuesInputSize {
+    fn from(value: ListsValuesInputSizeInteger) -> Self {
+        Self::Integer(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ListsValuesInputSizeString> for ListsValuesInputSize {
+    fn from(value: ListsValuesInputSizeString) -> Self {
+        Self::String(value)
+    }
+}
+///`ListsValuesInputSizeInteger`
+#[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(transparent)]
+#[allow(dead_code, clippy::all)]
+pub struct ListsValuesInputSizeInteger(i64);
+#[allow(dead_code, clippy::all)]
+impl ::std::ops::Deref for ListsValuesInputSizeInteger {
+    type Target = i64;
+    fn deref(&self) -> &i64 {
+        &self.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<ListsValuesInputSizeInteger> for i64 {
+    fn from(value: ListsValuesInputSizeInteger) -> Self {
+        value.0
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<i64> for ListsValuesInputSizeInteger {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: i64,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if ![10_i64, 12_i64].contains(&value) {
+            Err("invalid value".into())
+        } else {
+            Ok(Self(value))
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl<'de> ::schemcp_runtime::__private::serde::Deserialize<'de>
+for ListsValuesInputSizeInteger {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::schemcp_runtime::__private::serde::Deserializer<'de>,
+    {
+        Self::try_from(<i64>::deserialize(deserializer)?)
+            .map_err(|e| {
+                <D::Error as ::schemcp_runtime::__private::serde::de::Error>::custom(
+                    e.to_string(),
+                )
+            })
+    }
+}
+///`ListsValuesInputSizeString`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum ListsValuesInputSizeString {
+    #[serde(rename = "small")]
+    Small,
+    #[serde(rename = "large")]
+    Large,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for ListsValuesInputSizeString {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Small => f.write_str("small"),
+            Self::Large => f.write_str("large"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for ListsValuesInputSizeString {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "small" => Ok(Self::Small),
+            "large" => Ok(Self::Large),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for ListsValuesInputSizeString {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for ListsValuesInputSizeString {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+///`ListsValuesInputVersion`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum ListsValuesInputVersion {
+    #[serde(rename = "v1")]
+    V1,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for ListsValuesInputVersion {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::V1 => f.write_str("v1"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for ListsValuesInputVersion {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "v1" => Ok(Self::V1),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for ListsValuesInputVersion {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for ListsValuesInputVersion {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`LossyInput`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -6104,6 +6793,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// An `enum` or a `const` beside keywords typify cannot read with it: a list of types, `prefixItems`, or assertions without `type`. The listed values are the type.
+    fn lists_values(
+        &self,
+        input: ListsValuesInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// An example the schema allows but the generated type cannot hold: it matches only the first shape, which leaves other members open but does not declare `w`, so its variant drops it. The build cannot follow an untagged enum, so the generated test catches it.
     fn lossy(
         &self,
@@ -6333,20 +7033,27 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 25 => {
+                    let input: ListsValuesInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::lists_values(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                26 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                26 => {
+                27 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::pay(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                27 => {
+                28 => {
                     let input: RendersFormInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -8261,6 +8968,76 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `keeps_union_shapes` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{}").unwrap();
+            let typed: ListsValuesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `lists_values` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `lists_values` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"size\":12,\"mode\":[\"fast\",2],\"version\":\"v1\",\"level\":3,\"pair\":[2,\"two\"]}",
+                )
+                .unwrap();
+            let typed: ListsValuesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `lists_values` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `lists_values` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"size\":\"small\",\"mode\":\"slow\",\"level\":\"low\",\"pair\":[3]}",
+                )
+                .unwrap();
+            let typed: ListsValuesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `lists_values` /inputSchema/examples/2", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `lists_values` /inputSchema/examples/2", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"mode\":null}").unwrap();
+            let typed: ListsValuesInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `lists_values` /inputSchema/examples/3", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `lists_values` /inputSchema/examples/3", example, back
             );
         }
         {
