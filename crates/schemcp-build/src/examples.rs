@@ -343,13 +343,20 @@ pub(crate) fn untypable_defaults(
             Kind::Input => Some(tools[t].input),
             Kind::Output => tools[t].output,
         };
-        let Some(schema) = root.and_then(|root| root.pointer(&at)) else {
+        // The failing part is found in the copy typify read, which may hold places the schema
+        // does not write (a list of types read as a union's branches): its defaults are those
+        // of the nearest place that is written.
+        let mut at = at.as_str();
+        while root.is_some_and(|root| root.pointer(at).is_none()) && !at.is_empty() {
+            at = &at[..at.rfind('/').unwrap_or(0)];
+        }
+        let Some(schema) = root.and_then(|root| root.pointer(at)) else {
             continue;
         };
         // (pointer, whether the default is an object or an array)
         let mut found = Vec::new();
         let skip_defs = at.is_empty() && !with_defs;
-        for_each_subschema(schema, &at, skip_defs, &mut |object, pointer| {
+        for_each_subschema(schema, at, skip_defs, &mut |object, pointer| {
             if let Some(default) = object.get("default") {
                 found.push((
                     pointer.to_string(),

@@ -672,7 +672,7 @@ fn diagnostics(set: &ContractSet, problems: &[Problem], severity: Severity) -> D
                     .clone();
                 let diagnostic = Diagnostic::new(severity, problem.code, &problem.message, file);
                 match source {
-                    Some(source) => diagnostic.at_key(&source, &pointer),
+                    Some(source) => at_written_place(diagnostic, &source, &pointer),
                     None => {
                         let mut diagnostic = diagnostic;
                         diagnostic.pointer = pointer;
@@ -687,6 +687,21 @@ fn diagnostics(set: &ContractSet, problems: &[Problem], severity: Severity) -> D
         });
     }
     Diagnostics(out)
+}
+
+/// Points `diagnostic` at `pointer` in `source`, or, where the generator found the problem at
+/// a place of its own copy that is not written as such (a list of types it reads as a union's
+/// branches, `prefixItems` it reads as a tuple's `items`), at the nearest place around it that
+/// is: a diagnostic always names a place in the file.
+fn at_written_place(diagnostic: Diagnostic, source: &Arc<str>, pointer: &str) -> Diagnostic {
+    let mut place = pointer;
+    loop {
+        let located = diagnostic.clone().at_key(source, place);
+        if located.line.is_some() || place.is_empty() {
+            return located;
+        }
+        place = &place[..place.rfind('/').unwrap_or(0)];
+    }
 }
 
 /// Copies of the schemas to type differently from how they are written: without the
@@ -858,6 +873,27 @@ fn check_mirror(dir: &Path, shown: &Path, files: &[(String, String)]) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_place_not_written_as_such_is_shown_at_the_nearest_written_one() {
+        let source: Arc<str> =
+            "{\n  \"inputSchema\": {\n    \"properties\": { \"p\": { \"type\": [\"object\", \"string\"] } }\n  }\n}"
+                .into();
+        let diagnostic = || Diagnostic::new(Severity::Error, "unsupported-schema", "m", "t.json");
+        let written = at_written_place(diagnostic(), &source, "/inputSchema/properties/p");
+        assert_eq!(
+            (written.pointer.as_str(), written.line, written.column),
+            ("/inputSchema/properties/p", Some(3), Some(21))
+        );
+        let copied = "/inputSchema/properties/p/oneOf/0/properties/q";
+        let shown = at_written_place(diagnostic(), &source, copied);
+        assert_eq!(
+            (shown.pointer.as_str(), shown.line, shown.column),
+            ("/inputSchema/properties/p", Some(3), Some(21))
+        );
+        let nowhere = at_written_place(diagnostic(), &"[]".into(), "/inputSchema");
+        assert_eq!((nowhere.pointer.as_str(), nowhere.line), ("", Some(1)));
+    }
 
     #[test]
     fn display_dir_is_relative_and_slashed() {

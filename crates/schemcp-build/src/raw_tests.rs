@@ -330,10 +330,11 @@ fn inline_titles_that_disagree_get_qualified_names() {
     assert!(has(item(&code, "enum", "TInputUnit2"), "S,"), "{code}");
 }
 
-/// Each case: a schema typify cannot handle, and the pointer the error must name.
+/// Each case: a schema typify cannot handle, and the pointer the error must name: the part
+/// that fails on its own (typify's message names no place), else the whole schema.
 #[test]
 fn typify_failures_are_diagnostics_not_panics() {
-    // typify panics on an `x-rust-type` whose path does not parse.
+    // typify panics on an `x-rust-type` whose path does not parse, where a field names it.
     let unparsable = json!({
         "type": "object",
         "properties": { "at": {
@@ -346,17 +347,17 @@ fn typify_failures_are_diagnostics_not_panics() {
     let cases = [
         (
             tool("t", object(json!({})), Some(unparsable.clone())),
-            "/outputSchema",
+            "/outputSchema/properties/at",
             "[unsupported-schema]",
         ),
         (
             tool("t", object(json!({ "p": unparsable.clone() })), None),
-            "/inputSchema",
+            "/inputSchema/properties/p/properties/at",
             "[unsupported-schema]",
         ),
         (
             tool("t", in_defs, None),
-            "/inputSchema/$defs/Bad",
+            "/inputSchema/$defs/Bad/properties/at",
             "[unsupported-schema]",
         ),
         (

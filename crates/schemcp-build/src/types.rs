@@ -52,8 +52,8 @@ use crate::other_kinds::{self, other_than};
 use crate::recursion::{Merge, copied, copies_itself, merges, unending};
 use crate::refs::{hoist_refs, static_dynamic_refs};
 use crate::schema::{
-    RefKinds, canonical, declared_kinds, decode_segment, escape, for_each_ref_mut,
-    for_each_subschema, keyword_place, mark_defaults, mark_nullable_optionals,
+    NULLABLE_OPTIONAL, RefKinds, canonical, declared_kinds, decode_segment, escape,
+    for_each_ref_mut, for_each_subschema, keyword_place, mark_defaults, mark_nullable_optionals,
     marked_branches_stay_structs, may_be_null, members_merges_leave_no_value, mentions,
     open_branch, plain_reference, says_no_value, unescape, untyped_help, untyped_message,
     untyped_subschemas,
@@ -2054,7 +2054,13 @@ impl Plan<'_> {
                 fallback.insert(c);
                 warnings.push(fallback_warning(member, &names[c], &message));
             } else {
-                problems.push(unsupported(member, &message));
+                // typify's message names no place; one that is no typify failure (a type no
+                // value fits, code that does not parse) is about the whole class.
+                let place = match message.starts_with("typify") {
+                    true => self.failing_place(c, names),
+                    false => String::new(),
+                };
+                problems.push(unsupported(member, &place, &message));
             }
         }
         if !problems.is_empty() {
@@ -2117,6 +2123,49 @@ impl Plan<'_> {
             members: &absent,
         };
         self.finish(tokens, &no_value).map(drop)
+    }
+
+    /// Where in class `c`'s schema typify fails, as a pointer relative to it: the deepest
+    /// subschema that fails on its own (as a struct's member), descending only into schemas
+    /// typify converts as types of their own (members, items, union branches), every reference
+    /// read as any value. ""
+    /// when no part fails alone (typify fails on the whole, or on what a reference brings in).
+    /// Only on the way to an error: it converts each part it descends through once more.
+    fn failing_place(&self, c: usize, names: &[String]) -> String {
+        let schema = self.class_schema(c, names);
+        let mut referenced: BTreeSet<usize> = BTreeSet::from([c]);
+        for &m in &self.classes[c].members {
+            referenced.extend(self.members[m].refs.iter().map(|(_, t)| self.class_of[*t]));
+        }
+        let defs: Vec<(String, schemars::schema::Schema)> = referenced
+            .into_iter()
+            .map(|r| (names[r].clone(), schemars::schema::Schema::Bool(true)))
+            .collect();
+        // Held by a struct's member, as a part is where it stands: some types fail only where
+        // they are named (an `x-rust-type` path is parsed where a field refers to it).
+        let fails = |part: &Value| {
+            let holder =
+                json!({"type": "object", "properties": {"part": part}, "required": ["part"]});
+            let Ok(part) = self.parse(holder) else {
+                return true;
+            };
+            let mut space = TypeSpace::new(&self.settings());
+            guarded(|| space.add_ref_types(defs.clone())).is_err()
+                || guarded(|| space.add_type_with_name(&part, Some(PROBED_PART.into()))).is_err()
+                || guarded(|| Ok(space.to_stream())).is_err()
+        };
+        let mut place = String::new();
+        let mut here = &schema;
+        'descend: loop {
+            for (segment, part) in typed_parts(here) {
+                if fails(part) {
+                    place.push_str(&segment);
+                    here = part;
+                    continue 'descend;
+                }
+            }
+            return place;
+        }
     }
 
     /// `probe`, and where typify fails on class `c`, once more with its `oneOf`s distributed
@@ -2317,11 +2366,49 @@ fn parse_file(tokens: TokenStream) -> Result<syn::File, String> {
     syn::parse2(tokens).map_err(|e| format!("typify produced Rust that does not parse: {e}"))
 }
 
-/// The error for a schema that cannot be typed, without the fallback opt-in.
-fn unsupported(member: &Member, message: &str) -> Problem {
+/// The name [`Plan::failing_place`] gives the part it converts alone.
+const PROBED_PART: &str = "SchemcpProbedPart";
+
+/// The subschemas of `schema` typify converts as types of their own, each with the pointer
+/// segments that lead to it: members, items, the positions of a tuple and union branches
+/// (`allOf` branches are merged, not converted, and `not`, `if` and the like never are).
+fn typed_parts(schema: &Value) -> Vec<(String, &Value)> {
+    let Value::Object(object) = schema else {
+        return Vec::new();
+    };
+    let mut parts = Vec::new();
+    for (keyword, value) in object {
+        match (keyword.as_str(), value) {
+            ("properties" | "patternProperties", Value::Object(members)) => {
+                // A member's name as written: the copy marks some ([`NULLABLE_OPTIONAL`]).
+                parts.extend(members.iter().map(|(name, member)| {
+                    let name = name.trim_end_matches(NULLABLE_OPTIONAL);
+                    (format!("/{keyword}/{}", escape(name)), member)
+                }));
+            }
+            ("items" | "prefixItems" | "anyOf" | "oneOf", Value::Array(list)) => {
+                parts.extend(
+                    list.iter()
+                        .enumerate()
+                        .map(|(i, part)| (format!("/{keyword}/{i}"), part)),
+                );
+            }
+            (
+                "items" | "additionalItems" | "additionalProperties" | "propertyNames",
+                Value::Object(_),
+            ) => parts.push((format!("/{keyword}"), value)),
+            _ => {}
+        }
+    }
+    parts
+}
+
+/// The error for a schema that cannot be typed, without the fallback opt-in, at `place`
+/// within `member` ([`Plan::failing_place`]).
+fn unsupported(member: &Member, place: &str, message: &str) -> Problem {
     Problem {
         tool: Some(member.tool),
-        pointer: member.pointer.clone(),
+        pointer: format!("{}{place}", member.pointer),
         code: "unsupported-schema",
         message: format!("this schema cannot become a Rust type: {message}"),
         help: Some(

@@ -196,19 +196,20 @@ fn typify_panics_become_diagnostics_with_file_pointer_line_and_column() {
   }
 }
 "##;
-    // typify panics on an `x-rust-type` whose path does not parse.
+    // typify panics on an `x-rust-type` whose path does not parse. It names no place; the
+    // diagnostic points at the member that fails on its own, not at the whole output schema.
     let diagnostics = failure("negation", &[("branchy.json", text)]);
     assert_eq!(diagnostics.0.len(), 1, "{diagnostics}");
     let d = &diagnostics.0[0];
     assert!(d.file.ends_with("branchy.json"), "{d:?}");
     assert_eq!(
         (d.code, d.pointer.as_str()),
-        ("unsupported-schema", "/outputSchema")
+        ("unsupported-schema", "/outputSchema/properties/at")
     );
-    assert_eq!((d.line, d.column), (Some(4), Some(3)));
+    assert_eq!((d.line, d.column), (Some(7), Some(7)));
     assert!(d.message.contains("typify panicked"), "{}", d.message);
     let rendered = format!("{:?}", Error::Schemas(diagnostics.clone()));
-    assert!(rendered.contains("branchy.json:4:3"), "{rendered}");
+    assert!(rendered.contains("branchy.json:7:7"), "{rendered}");
     assert!(rendered.contains("fallback_to_value"), "{rendered}");
 }
 

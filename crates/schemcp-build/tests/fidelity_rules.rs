@@ -707,7 +707,7 @@ fn a_default_typify_cannot_hold_is_left_out_with_a_warning() {
     .unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(warnings.len(), 1, "{warnings:?}");
     assert!(
-        warnings[0].starts_with("/outputSchema [untyped-default]")
+        warnings[0].starts_with("/outputSchema/properties/v [untyped-default]")
             && warnings[0].contains("`/outputSchema/properties/v/default`"),
         "{warnings:?}"
     );
