@@ -2056,9 +2056,10 @@ impl Plan<'_> {
             } else {
                 // typify's message names no place; one that is no typify failure (a type no
                 // value fits, code that does not parse) is about the whole class.
-                let place = match message.starts_with("typify") {
-                    true => self.failing_place(c, names),
-                    false => String::new(),
+                let place = if message.starts_with("typify") {
+                    self.failing_place(c, names)
+                } else {
+                    String::new()
                 };
                 problems.push(unsupported(member, &place, &message));
             }
@@ -2128,9 +2129,9 @@ impl Plan<'_> {
     /// Where in class `c`'s schema typify fails, as a pointer relative to it: the deepest
     /// subschema that fails on its own (as a struct's member), descending only into schemas
     /// typify converts as types of their own (members, items, union branches), every reference
-    /// read as any value. ""
-    /// when no part fails alone (typify fails on the whole, or on what a reference brings in).
-    /// Only on the way to an error: it converts each part it descends through once more.
+    /// read as any value. "" when no part fails alone (typify fails on the whole, or on what a
+    /// reference brings in). Only on the way to an error: it converts each part it descends
+    /// through once more.
     fn failing_place(&self, c: usize, names: &[String]) -> String {
         let schema = self.class_schema(c, names);
         let mut referenced: BTreeSet<usize> = BTreeSet::from([c]);
