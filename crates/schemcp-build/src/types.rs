@@ -2126,6 +2126,24 @@ impl Plan<'_> {
         self.finish(tokens, &no_value).map(drop)
     }
 
+    /// The classes class `c`'s members reference, besides `c`, each as a definition that
+    /// holds any value (`true`): what [`Plan::probe`] and [`Plan::failing_place`] convert a
+    /// class beside, so that only the class itself can fail.
+    fn references_as_any(
+        &self,
+        c: usize,
+        names: &[String],
+    ) -> Vec<(String, schemars::schema::Schema)> {
+        let mut refs: BTreeSet<usize> = BTreeSet::new();
+        for &m in &self.classes[c].members {
+            refs.extend(self.members[m].refs.iter().map(|(_, t)| self.class_of[*t]));
+        }
+        refs.remove(&c);
+        refs.into_iter()
+            .map(|r| (names[r].clone(), schemars::schema::Schema::Bool(true)))
+            .collect()
+    }
+
     /// Where in class `c`'s schema typify fails, as a pointer relative to it: the deepest
     /// subschema that fails on its own (as a struct's member), descending only into schemas
     /// typify converts as types of their own (members, items, union branches), every reference
@@ -2134,14 +2152,9 @@ impl Plan<'_> {
     /// through once more.
     fn failing_place(&self, c: usize, names: &[String]) -> String {
         let schema = self.class_schema(c, names);
-        let mut referenced: BTreeSet<usize> = BTreeSet::from([c]);
-        for &m in &self.classes[c].members {
-            referenced.extend(self.members[m].refs.iter().map(|(_, t)| self.class_of[*t]));
-        }
-        let defs: Vec<(String, schemars::schema::Schema)> = referenced
-            .into_iter()
-            .map(|r| (names[r].clone(), schemars::schema::Schema::Bool(true)))
-            .collect();
+        // A part may reference the class itself too.
+        let mut defs = self.references_as_any(c, names);
+        defs.push((names[c].clone(), schemars::schema::Schema::Bool(true)));
         // Held by a struct's member, as a part is where it stands: some types fail only where
         // they are named (an `x-rust-type` path is parsed where a field refers to it).
         let fails = |part: &Value| {
@@ -2259,15 +2272,7 @@ impl Plan<'_> {
     fn probe(&self, c: usize, names: &[String]) -> Result<(), String> {
         let schema = self.parse(self.class_schema(c, names))?;
         let class = &self.classes[c];
-        let mut refs: BTreeSet<usize> = BTreeSet::new();
-        for &m in &class.members {
-            refs.extend(self.members[m].refs.iter().map(|(_, t)| self.class_of[*t]));
-        }
-        refs.remove(&c);
-        let mut defs: Vec<(String, schemars::schema::Schema)> = refs
-            .into_iter()
-            .map(|r| (names[r].clone(), schemars::schema::Schema::Bool(true)))
-            .collect();
+        let mut defs = self.references_as_any(c, names);
         let mut space = TypeSpace::new(&self.settings());
         if class.is_def {
             defs.push((names[c].clone(), schema));
