@@ -344,7 +344,24 @@ fn typify_failures_are_diagnostics_not_panics() {
     });
     let mut in_defs = object(json!({ "p": { "$ref": "#/$defs/Bad" } }));
     in_defs["$defs"] = json!({ "Bad": unparsable.clone() });
+    // A root that is such a type, or refers to one: typify panicked only when it named the
+    // root's type, which the generator did unguarded, and the whole build crashed.
+    let root = json!({
+        "type": "object",
+        "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::not a path" }
+    });
+    let root_ref = json!({ "$ref": "#/$defs/Bad", "$defs": { "Bad": root.clone() } });
     let cases = [
+        (
+            tool("t", object(json!({})), Some(root)),
+            "/outputSchema",
+            "[unsupported-schema]",
+        ),
+        (
+            tool("t", object(json!({})), Some(root_ref)),
+            "/outputSchema/$defs/Bad",
+            "[unsupported-schema]",
+        ),
         (
             tool("t", object(json!({})), Some(unparsable.clone())),
             "/outputSchema/properties/at",
@@ -399,16 +416,84 @@ fn typify_failures_are_diagnostics_not_panics() {
 
 #[test]
 fn fallback_to_value_is_opt_in_and_warns() {
-    // typify panics on an `x-rust-type` whose path does not parse.
+    // typify panics on an `x-rust-type` whose path does not parse, where a field names it.
     let unparsable = json!({
         "type": "object",
-        "properties": { "at": {
-            "type": "object",
-            "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::not a path" }
-        } }
+        "description": "Where it happened.",
+        "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::not a path" }
     });
-    let tools = [tool("t", object(json!({})), Some(unparsable))];
+    let output = json!({
+        "type": "object",
+        "properties": { "at": unparsable.clone(), "n": { "type": "integer" } },
+        "required": ["at", "n"]
+    });
+    let tools = [tool("t", object(json!({})), Some(output))];
     assert!(generate(&builder(), &tools, &[]).is_err());
+    let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
+    // Only the part typify fails on is a `Value`: the rest of the result is still typed.
+    assert!(has(&code, "pub struct TOutput {"), "{code}");
+    assert!(
+        has(
+            &code,
+            "pub at: ::schemcp_runtime::__private::serde_json::Value,"
+        ),
+        "{code}"
+    );
+    assert!(has(&code, "pub n: i64,"), "{code}");
+    assert!(has(&code, "///Where it happened."), "{code}");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("t /outputSchema/properties/at [fallback-to-value] this part of `TOutput` cannot become a Rust type (typify"),
+        "{warnings:?}"
+    );
+
+    // Deeper, in a definition, in a union's branch and in an array's items; each part alone.
+    let mut input = object(json!({
+        "p": { "type": "object", "properties": { "q": unparsable.clone(), "r": { "type": "string" } } },
+        "d": { "$ref": "#/$defs/D" },
+        "u": { "anyOf": [{ "type": "integer" }, unparsable.clone()] },
+        "l": { "type": "array", "items": unparsable.clone() }
+    }));
+    input["$defs"] = json!({ "D": {
+        "type": "object",
+        "properties": { "e": unparsable.clone(), "f": { "type": "boolean" } }
+    } });
+    let tools = [tool("t", input, None)];
+    let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
+    let mut pointers: Vec<&str> = warnings
+        .iter()
+        .map(|w| w.split(' ').nth(1).unwrap())
+        .collect();
+    pointers.sort();
+    assert_eq!(
+        pointers,
+        [
+            "/inputSchema/$defs/D/properties/e",
+            "/inputSchema/properties/l/items",
+            "/inputSchema/properties/p/properties/q",
+            "/inputSchema/properties/u/anyOf/1",
+        ],
+        "{warnings:?}"
+    );
+    assert!(has(&code, "pub struct D {"), "{code}");
+    assert!(has(&code, "pub f: ::std::option::Option<bool>,"), "{code}");
+    assert!(
+        has(
+            &code,
+            "pub r: ::std::option::Option<::std::string::String>,"
+        ),
+        "{code}"
+    );
+    assert!(
+        has(
+            &code,
+            "::std::vec::Vec<::schemcp_runtime::__private::serde_json::Value>"
+        ),
+        "{code}"
+    );
+
+    // Where nothing but the whole schema fails, the whole schema is the `Value`.
+    let tools = [tool("t", object(json!({})), Some(unparsable))];
     let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
     assert!(
         has(

@@ -357,6 +357,7 @@ fn generate_copies(
         says_no_value: saying_no_value,
         absent_members: absent,
         distributed: Mutex::default(),
+        parts_as_any: Mutex::default(),
     };
     let mut names = plan.initial_names(&tool_pascal, &mut warnings);
 
@@ -1707,6 +1708,18 @@ struct Plan<'a> {
     /// beside it ([`distribute_every_one_of`]), because typify's own merge failed on them. Set
     /// while probing, read by every conversion after it.
     distributed: Mutex<BTreeMap<usize, Value>>,
+    /// With `fallback_to_value`, the parts of each class's schema typify fails on, read as
+    /// any value ([`Plan::degrade_parts`]) so that the rest of the class is still typed.
+    parts_as_any: Mutex<BTreeMap<usize, Vec<PartAsAny>>>,
+}
+
+/// A part of a class's schema read as any value ([`Plan::degrade_parts`]).
+#[derive(Clone)]
+struct PartAsAny {
+    /// Where it is, relative to the class's member, as the schema file writes it.
+    written: String,
+    /// The keys that lead to it in the copy typify reads ([`Plan::class_schema`]).
+    path: Vec<String>,
 }
 
 /// What typify reads for each class, in class order, or why it cannot read it
@@ -2029,7 +2042,49 @@ impl Plan<'_> {
             name_nullable_root(object, &names[c]);
         }
         finish_tuples(&mut schema, &names[c]);
+        for part in self.parts_as_any().get(&c).into_iter().flatten() {
+            if let Some(target) = at_path_mut(&mut schema, &part.path) {
+                // Keep what documents the part; drop everything typify would read.
+                let mut any = serde_json::Map::new();
+                if let Some(description) = target.get("description") {
+                    any.insert("description".into(), description.clone());
+                }
+                *target = Value::Object(any);
+            }
+        }
         schema
+    }
+
+    fn parts_as_any(&self) -> MutexGuard<'_, BTreeMap<usize, Vec<PartAsAny>>> {
+        unpoisoned(&self.parts_as_any)
+    }
+
+    /// With `fallback_to_value`, where typify fails on class `c`: reads the part it fails on
+    /// ([`Plan::failing_place`]) as any value, and the next, until the class converts on its
+    /// own. Returns where the parts are written, or `None` (nothing kept) where no part fails
+    /// alone or the class still fails without them: then the whole class is the fallback.
+    fn degrade_parts(&self, c: usize, names: &[String]) -> Option<Vec<String>> {
+        let before = self.parts_as_any().get(&c).map_or(0, Vec::len);
+        let mut written = Vec::new();
+        loop {
+            let (place, path) = self.failing_place(c, names);
+            // Each part read as any value fails no more, so the loop ends.
+            if path.is_empty() {
+                break;
+            }
+            self.parts_as_any().entry(c).or_default().push(PartAsAny {
+                written: place.clone(),
+                path,
+            });
+            written.push(place);
+            if self.probe(c, names).is_ok() {
+                return Some(written);
+            }
+        }
+        if let Some(parts) = self.parts_as_any().get_mut(&c) {
+            parts.truncate(before);
+        }
+        None
     }
 
     fn distributed(&self) -> MutexGuard<'_, BTreeMap<usize, Value>> {
@@ -2051,13 +2106,30 @@ impl Plan<'_> {
             let message = unmangled(&message, names);
             let member = &self.members[self.classes[c].first()];
             if self.options.fallback_to_value {
+                if message.starts_with("typify")
+                    && let Some(places) = self.degrade_parts(c, names)
+                {
+                    for place in places {
+                        warnings.push(part_fallback_warning(member, &place, &names[c], &message));
+                    }
+                    continue;
+                }
+                // Parts read as any value before, for a failure the class no longer has on
+                // its own, go with the class.
+                let parts = self.parts_as_any().remove(&c).unwrap_or_default();
+                warnings.retain(|w| {
+                    w.tool != Some(member.tool)
+                        || !parts
+                            .iter()
+                            .any(|p| w.pointer == format!("{}{}", member.pointer, p.written))
+                });
                 fallback.insert(c);
                 warnings.push(fallback_warning(member, &names[c], &message));
             } else {
                 // typify's message names no place; one that is no typify failure (a type no
                 // value fits, code that does not parse) is about the whole class.
                 let place = if message.starts_with("typify") {
-                    self.failing_place(c, names)
+                    self.failing_place(c, names).0
                 } else {
                     String::new()
                 };
@@ -2148,9 +2220,10 @@ impl Plan<'_> {
     /// subschema that fails on its own (as a struct's member), descending only into schemas
     /// typify converts as types of their own (members, items, union branches), every reference
     /// read as any value. "" when no part fails alone (typify fails on the whole, or on what a
-    /// reference brings in). Only on the way to an error: it converts each part it descends
-    /// through once more.
-    fn failing_place(&self, c: usize, names: &[String]) -> String {
+    /// reference brings in). Only on the way to an error or a fallback: it converts each part
+    /// it descends through once more. Also returns the keys that lead there in the copy (which
+    /// marks some members' names).
+    fn failing_place(&self, c: usize, names: &[String]) -> (String, Vec<String>) {
         let schema = self.class_schema(c, names);
         // A part may reference the class itself too.
         let mut defs = self.references_as_any(c, names);
@@ -2169,16 +2242,18 @@ impl Plan<'_> {
                 || guarded(|| Ok(space.to_stream())).is_err()
         };
         let mut place = String::new();
+        let mut path = Vec::new();
         let mut here = &schema;
         'descend: loop {
-            for (segment, part) in typed_parts(here) {
+            for (segment, keys, part) in typed_parts(here) {
                 if fails(part) {
                     place.push_str(&segment);
+                    path.extend(keys);
                     here = part;
                     continue 'descend;
                 }
             }
-            return place;
+            return (place, path);
         }
     }
 
@@ -2225,18 +2300,22 @@ impl Plan<'_> {
         fallback: &BTreeSet<usize>,
     ) -> Result<Prediction, String> {
         let converted = self.convert(mangled, self.class_schemas(mangled, fallback, false))?;
-        let aliased = (0..self.classes.len())
-            .filter(|&c| !self.classes[c].is_def)
-            .filter(|&c| {
-                converted.ids[c]
-                    .as_ref()
-                    .and_then(|id| converted.space.get_type(id).ok())
-                    .is_some_and(|t| t.name() != mangled[c])
+        // typify makes some names only when asked (an `x-rust-type`'s path is parsed then),
+        // and panics there on one that does not parse.
+        guarded(|| {
+            let aliased = (0..self.classes.len())
+                .filter(|&c| !self.classes[c].is_def)
+                .filter(|&c| {
+                    converted.ids[c]
+                        .as_ref()
+                        .and_then(|id| converted.space.get_type(id).ok())
+                        .is_some_and(|t| t.name() != mangled[c])
+                })
+                .collect();
+            Ok(Prediction {
+                named: converted.named_types(),
+                aliased,
             })
-            .collect();
-        Ok(Prediction {
-            named: converted.named_types(),
-            aliased,
         })
     }
 
@@ -2279,7 +2358,10 @@ impl Plan<'_> {
             guarded(|| space.add_ref_types(defs))?;
         } else {
             guarded(|| space.add_ref_types(defs))?;
-            guarded(|| space.add_type_with_name(&schema, Some(names[c].clone())))?;
+            let id = guarded(|| space.add_type_with_name(&schema, Some(names[c].clone())))?;
+            // A root that is not a type of its own is named only when asked (an
+            // `x-rust-type`'s path is parsed then).
+            guarded(|| space.get_type(&id).map(|t| t.ident()))?;
         }
         // Rendering can panic too (typify finalizes lazily in places).
         let tokens = guarded(|| Ok(space.to_stream()))?;
@@ -2376,9 +2458,10 @@ fn parse_file(tokens: TokenStream) -> Result<syn::File, String> {
 const PROBED_PART: &str = "SchemcpProbedPart";
 
 /// The subschemas of `schema` typify converts as types of their own, each with the pointer
-/// segments that lead to it: members, items, the positions of a tuple and union branches
-/// (`allOf` branches are merged, not converted, and `not`, `if` and the like never are).
-fn typed_parts(schema: &Value) -> Vec<(String, &Value)> {
+/// segments that lead to it as written and the keys that lead to it here: members, items, the
+/// positions of a tuple and union branches (`allOf` branches are merged, not converted, and
+/// `not`, `if` and the like never are).
+fn typed_parts(schema: &Value) -> Vec<(String, Vec<String>, &Value)> {
     let Value::Object(object) = schema else {
         return Vec::new();
     };
@@ -2388,25 +2471,34 @@ fn typed_parts(schema: &Value) -> Vec<(String, &Value)> {
             ("properties" | "patternProperties", Value::Object(members)) => {
                 // A member's name as written: the copy marks some ([`NULLABLE_OPTIONAL`]).
                 parts.extend(members.iter().map(|(name, member)| {
-                    let name = name.trim_end_matches(NULLABLE_OPTIONAL);
-                    (format!("/{keyword}/{}", escape(name)), member)
+                    let written = name.trim_end_matches(NULLABLE_OPTIONAL);
+                    let segment = format!("/{keyword}/{}", escape(written));
+                    (segment, vec![keyword.clone(), name.clone()], member)
                 }));
             }
             ("items" | "prefixItems" | "anyOf" | "oneOf", Value::Array(list)) => {
-                parts.extend(
-                    list.iter()
-                        .enumerate()
-                        .map(|(i, part)| (format!("/{keyword}/{i}"), part)),
-                );
+                parts.extend(list.iter().enumerate().map(|(i, part)| {
+                    let segment = format!("/{keyword}/{i}");
+                    (segment, vec![keyword.clone(), i.to_string()], part)
+                }));
             }
             (
                 "items" | "additionalItems" | "additionalProperties" | "propertyNames",
                 Value::Object(_),
-            ) => parts.push((format!("/{keyword}"), value)),
+            ) => parts.push((format!("/{keyword}"), vec![keyword.clone()], value)),
             _ => {}
         }
     }
     parts
+}
+
+/// The value the `path` of keys leads to in `schema` (an array's key is an index).
+fn at_path_mut<'v>(schema: &'v mut Value, path: &[String]) -> Option<&'v mut Value> {
+    path.iter().try_fold(schema, |here, key| match here {
+        Value::Object(object) => object.get_mut(key),
+        Value::Array(list) => list.get_mut(key.parse::<usize>().ok()?),
+        _ => None,
+    })
 }
 
 /// The error for a schema that cannot be typed, without the fallback opt-in, at `place`
@@ -2520,6 +2612,21 @@ fn mark_nullable(members: &mut [Member]) {
 }
 
 /// The warning for a schema that becomes `serde_json::Value` under `fallback_to_value`.
+/// The warning for a part of `member`'s schema, at `place` within it, read as any value
+/// ([`Plan::degrade_parts`]).
+fn part_fallback_warning(member: &Member, place: &str, name: &str, reason: &str) -> Problem {
+    Problem {
+        tool: Some(member.tool),
+        pointer: format!("{}{place}", member.pointer),
+        code: "fallback-to-value",
+        message: format!(
+            "this part of `{name}` cannot become a Rust type ({reason}); it is \
+             serde_json::Value, validated against the schema at run time"
+        ),
+        help: None,
+    }
+}
+
 fn fallback_warning(member: &Member, name: &str, reason: &str) -> Problem {
     Problem {
         tool: Some(member.tool),

@@ -395,3 +395,35 @@ fn an_example_that_is_no_schema_fails_against_the_metaschema() {
     .unwrap_err();
     assert!(error.contains("error[network-ref]"), "{error}");
 }
+
+/// Writes the generated code for `tests/fixtures/degraded` (with `fallback_to_value`) into
+/// `tests/golden/degraded`, which `tests/degraded_round_trip.rs` compiles and runs: only the
+/// parts typify fails on are `serde_json::Value`, each named by a warning.
+#[test]
+fn degraded_golden() {
+    let generated = Builder::new()
+        .schemas_dir(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/degraded"
+        ))
+        .fallback_to_value(true)
+        .generate()
+        .unwrap();
+    let warnings: Vec<String> = generated
+        .warnings
+        .iter()
+        .map(|w| format!("{} {}", w.pointer, w.code))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "/inputSchema/properties/at fallback-to-value",
+            "/outputSchema/properties/stamps/items fallback-to-value",
+        ],
+    );
+    expectorate::assert_contents(
+        "tests/golden/degraded/schemcp_tools.rs",
+        &generated.files[0].1,
+    );
+    expectorate::assert_contents("tests/golden/degraded/tools.json", &generated.files[1].1);
+}
