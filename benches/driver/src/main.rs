@@ -3,6 +3,7 @@
 //! builds every subject first.
 
 mod http;
+mod in_situ;
 mod incremental;
 mod proc;
 mod report;
@@ -39,7 +40,7 @@ pub struct Options {
 }
 
 const USAGE: &str = "usage: schemcp-bench [--target DIR] [--out FILE] [--rounds N] [--quick] \
-[--eof-calls N] [--only a,b] [--skip stdio,http,tools,eof,criterion,incremental]";
+[--eof-calls N] [--only a,b] [--skip stdio,http,tools,in-situ,eof,criterion,incremental]";
 
 fn parse() -> Result<Options> {
     let mut o = Options {
@@ -209,6 +210,18 @@ fn main() -> Result<()> {
             }
         }
         eprintln!("round {} of {} done", round + 1, o.rounds);
+    }
+    if !skip("in-situ")
+        && let Some(schemcp) = subjects.iter().find(|s| s.key == "schemcp")
+    {
+        eprintln!("  in situ: perf samples of the schemcp server under pipelined load");
+        let data = o.target.join("bench-in-situ.perf.data");
+        results.in_situ = Some(
+            in_situ::run(schemcp, o.window, o.pipe_budget * 3, &data).map_err(|e| {
+                eprintln!("  in situ: {e:#}");
+                format!("{e:#}")
+            }),
+        );
     }
     if !skip("eof") {
         for subject in &subjects {

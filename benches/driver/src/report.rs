@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 
+use crate::in_situ::{self, InSitu};
 use crate::incremental::{self, Incremental};
 use crate::stdio::{self, Eof, Session};
 use crate::{Options, Subject};
@@ -57,6 +58,8 @@ pub struct Results {
     pub incremental: Option<Incremental>,
     /// The same with `[profile.dev.build-override] opt-level = 3`.
     pub incremental_optimized: Option<Incremental>,
+    /// perf samples of the weather server under load, or why there are none.
+    pub in_situ: Option<Result<InSitu, String>>,
 }
 
 impl Results {
@@ -351,14 +354,31 @@ fn targets(w: &mut String, r: &Results) -> Result<()> {
             // (benches/notes.md).
             let v = crit("hot_path/validate_arguments") + crit("hot_path/answer_line_added");
             let x = v / cpu * 100.0;
-            (
-                format!(
-                    "validation and shaping ≤ 2% of server CPU per call ({v:.0} ns of {:.1} µs)",
-                    cpu / 1_000.0
+            let in_a_loop = format!(
+                "{x:.2}% in a loop (criterion: {v:.0} ns of {:.1} µs)",
+                cpu / 1_000.0
+            );
+            // The share of the running server's samples is the target as stated; the loop,
+            // with everything in cache, reads lower (benches/notes.md).
+            match &r.in_situ {
+                Some(Ok(s)) => {
+                    let y = s.share(s.validation + s.text_block);
+                    (
+                        "validation and shaping ≤ 2% of server CPU per call (perf samples of the running server)".into(),
+                        format!(
+                            "{y:.2}% in the server (validation {:.2}%, text block {:.2}%); {in_a_loop}",
+                            s.share(s.validation),
+                            s.share(s.text_block)
+                        ),
+                        Some(y <= 2.0),
+                    )
+                }
+                _ => (
+                    "validation and shaping ≤ 2% of server CPU per call (criterion; not sampled in the server)".into(),
+                    in_a_loop,
+                    known(x).map(|x| x <= 2.0),
                 ),
-                format!("{x:.2}%"),
-                known(x).map(|x| x <= 2.0),
-            )
+            }
         },
         {
             let x = r
@@ -636,6 +656,7 @@ pub fn markdown(o: &Options, subjects: &[Subject], r: &Results) -> Result<String
         }
         writeln!(w)?;
     }
+    in_situ_section(w, r)?;
     criterion_sections(w, r)?;
     let runs = [
         ("dev profile as is", &r.incremental),
@@ -709,6 +730,45 @@ pub fn markdown(o: &Options, subjects: &[Subject], r: &Results) -> Result<String
         writeln!(w, "{}", notes.trim_end())?;
     }
     Ok(md)
+}
+
+/// The perf samples of the weather server under pipelined load ([`in_situ`]).
+fn in_situ_section(w: &mut String, r: &Results) -> Result<()> {
+    let Some(sampled) = &r.in_situ else {
+        return Ok(());
+    };
+    writeln!(w, "## Validation and shaping in the running server (perf)")?;
+    writeln!(w)?;
+    writeln!(
+        w,
+        "`perf record -F 2999 -p` on the schemcp weather server during one pipelined run of `get_weather` (32 in flight, after the rounds above; `benches/driver/src/in_situ.rs`), samples grouped by the symbol they land in: validation is {}, the text block {}. Code inlined into other symbols is not counted; rmcp, tokio, the allocator and the kernel are the rest.",
+        in_situ::VALIDATION_SYMBOLS,
+        in_situ::TEXT_SYMBOLS
+    )?;
+    writeln!(w)?;
+    match sampled {
+        Ok(s) => {
+            writeln!(w, "| samples | count | share |")?;
+            writeln!(w, "|---|---:|---:|")?;
+            writeln!(w, "| the server, all | {} | 100% |", s.total)?;
+            for (label, n) in [
+                ("validation (arguments and result)", s.validation),
+                ("the text block", s.text_block),
+                ("together", s.validation + s.text_block),
+            ] {
+                writeln!(w, "| {label} | {n} | {:.2}% |", s.share(n))?;
+            }
+            writeln!(w)?;
+            writeln!(
+                w,
+                "Server CPU per call during the sampled run: {:.1} µs (perf itself adds some).",
+                s.server_cpu_us_per_call
+            )?;
+        }
+        Err(why) => writeln!(w, "Not measured: {why}.")?,
+    }
+    writeln!(w)?;
+    Ok(())
 }
 
 /// The criterion results: the runtime's hot path, the generator and the diff engine.
