@@ -54,8 +54,14 @@ pub fn run(subject: &Subject, window: u64, budget: Duration, data: &Path) -> Res
         .args(["-p", &session.pid().to_string()])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
-        .spawn()
-        .context("starting `perf record` (is perf installed?)")?;
+        .spawn();
+    let perf = match perf {
+        Ok(perf) => perf,
+        Err(e) => {
+            session.stop(Duration::from_secs(5))?;
+            return Err(e).context("starting `perf record` (is perf installed?)");
+        }
+    };
     // perf attaches asynchronously; calls made before it does are simply not sampled.
     std::thread::sleep(Duration::from_millis(300));
     let pipe = session.pipelined(20_000_000, window, budget);

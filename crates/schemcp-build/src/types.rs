@@ -2068,8 +2068,14 @@ impl Plan<'_> {
         let mut written = Vec::new();
         loop {
             let (place, path) = self.failing_place(c, names);
-            // Each part read as any value fails no more, so the loop ends.
-            if path.is_empty() {
+            // Each part read as any value fails no more, so the loop ends; a part found again
+            // was not replaced (a distributed `oneOf` moved it), and the class falls back.
+            let again = |parts: &BTreeMap<usize, Vec<PartAsAny>>| {
+                parts
+                    .get(&c)
+                    .is_some_and(|p| p.iter().any(|p| p.path == path))
+            };
+            if path.is_empty() || again(&self.parts_as_any()) {
                 break;
             }
             self.parts_as_any().entry(c).or_default().push(PartAsAny {
