@@ -43,6 +43,7 @@ pub mod json;
 pub mod keywords;
 mod load;
 mod locate;
+mod meta;
 #[doc(hidden)]
 pub mod parallel;
 pub mod resources;

@@ -922,6 +922,23 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
             }
         });
     }
+    for (root, value) in files.schema_roots(i) {
+        for (at, message) in crate::meta::invalid_keywords(&root, value) {
+            diags.push(
+                Diagnostic::new(
+                    Severity::Error,
+                    "invalid-schema",
+                    format!("not valid JSON Schema 2020-12: {message}"),
+                    &f.path,
+                )
+                .at_value(&f.source, &at)
+                .with_help(
+                    "the runtime compiles this schema to validate every call, and cannot compile \
+                     it so",
+                ),
+            );
+        }
+    }
     for (at, reference) in files.sites(i) {
         let doc_root = files.doc_root(i, &at);
         if let Err(RefError {
