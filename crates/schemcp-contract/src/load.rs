@@ -524,6 +524,9 @@ fn load_inner(
     find_cycles(&files, &mut diags);
 
     diagnostic::sort(&mut diags);
+    // A schema a reference reaches is checked where it is reached too (`lint_schemas`).
+    let mut seen = HashSet::new();
+    diags.retain(|d| seen.insert(d.one_line()));
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Diagnostics(diags));
     }
@@ -922,8 +925,9 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
             }
         });
     }
-    for (root, value) in files.schema_roots(i) {
-        for (at, message) in crate::meta::invalid_keywords(&root, value) {
+    let invalid = |file: usize, root: &str, value: &Value, diags: &mut Vec<Diagnostic>| {
+        let f = &files.list[file];
+        for (at, message) in crate::meta::invalid_keywords(root, value) {
             diags.push(
                 Diagnostic::new(
                     Severity::Error,
@@ -938,14 +942,28 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
                 ),
             );
         }
+    };
+    for (root, value) in files.schema_roots(i) {
+        invalid(i, &root, value, diags);
     }
+    // What references reach is a schema wherever it is kept (`#/components/schemas/Step`),
+    // though the meta-schema only looks below keywords that hold schemas. Those found twice
+    // are reported once (`load`).
+    let mut reached: Vec<Target> = Vec::new();
     for (at, reference) in files.sites(i) {
         let doc_root = files.doc_root(i, &at);
+        let resolved = files.resolve_ref(i, &doc_root, holder_of(&at), &reference);
+        if let Ok(target) = &resolved
+            && !reached.contains(target)
+        {
+            invalid(target.file, &target.pointer, files.value(target), diags);
+            reached.push(target.clone());
+        }
         if let Err(RefError {
             code: Some(code),
             message,
             help,
-        }) = files.resolve_ref(i, &doc_root, holder_of(&at), &reference)
+        }) = resolved
         {
             // The messages name `$ref`, the common case; the keyword is the one written.
             let keyword = at.rsplit('/').next().unwrap_or("$ref");
