@@ -36,10 +36,15 @@ impl InSitu {
     }
 }
 
-/// The symbols counted as validation and as the text block, for the report.
-pub const VALIDATION_SYMBOLS: &str =
-    "`jsonschema::*`, `jsonschema_value::*`, `schemcp_runtime::catalog::violations`";
-pub const TEXT_SYMBOLS: &str = "`schemcp_runtime::call_answer::write_text_blocks`";
+/// What a symbol counted as validation contains: jsonschema's own, and the runtime's one call
+/// into it per schema.
+pub const VALIDATION_SYMBOLS: &[&str] = &[
+    "jsonschema::",
+    "jsonschema_value::",
+    "schemcp_runtime::catalog::violations",
+];
+/// What a symbol counted as the text block contains (the re-indentation is inlined there).
+pub const TEXT_SYMBOLS: &[&str] = &["schemcp_runtime::call_answer::write_text_blocks"];
 
 /// Samples `subject` (the weather server) under one pipelined run of `budget`, with perf
 /// writing to `data`.
@@ -117,12 +122,10 @@ fn group(report: &str) -> InSitu {
         };
         let symbol = fields.skip(1).collect::<Vec<_>>().join(" ");
         grouped.total += samples;
-        if symbol.contains("jsonschema::")
-            || symbol.contains("jsonschema_value::")
-            || symbol.contains("schemcp_runtime::catalog::violations")
-        {
+        let counted = |symbols: &[&str]| symbols.iter().any(|s| symbol.contains(s));
+        if counted(VALIDATION_SYMBOLS) {
             grouped.validation += samples;
-        } else if symbol.contains("schemcp_runtime::call_answer::write_text_blocks") {
+        } else if counted(TEXT_SYMBOLS) {
             grouped.text_block += samples;
         }
     }

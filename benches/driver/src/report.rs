@@ -732,6 +732,12 @@ pub fn markdown(o: &Options, subjects: &[Subject], r: &Results) -> Result<String
     Ok(md)
 }
 
+/// `symbols` (what a counted symbol contains) for the page: `a…`, `b…`.
+fn listed(symbols: &[&str]) -> String {
+    let shown: Vec<String> = symbols.iter().map(|s| format!("`{s}…`")).collect();
+    shown.join(", ")
+}
+
 /// The perf samples of the weather server under pipelined load ([`in_situ`]).
 fn in_situ_section(w: &mut String, r: &Results) -> Result<()> {
     let Some(sampled) = &r.in_situ else {
@@ -742,8 +748,8 @@ fn in_situ_section(w: &mut String, r: &Results) -> Result<()> {
     writeln!(
         w,
         "`perf record -F 2999 -p` on the schemcp weather server during one pipelined run of `get_weather` (32 in flight, after the rounds above; `benches/driver/src/in_situ.rs`), samples grouped by the symbol they land in: validation is {}, the text block {}. Code inlined into other symbols is not counted; rmcp, tokio, the allocator and the kernel are the rest.",
-        in_situ::VALIDATION_SYMBOLS,
-        in_situ::TEXT_SYMBOLS
+        listed(in_situ::VALIDATION_SYMBOLS),
+        listed(in_situ::TEXT_SYMBOLS)
     )?;
     writeln!(w)?;
     match sampled {

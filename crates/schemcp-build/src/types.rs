@@ -1718,8 +1718,9 @@ struct Plan<'a> {
 struct PartAsAny {
     /// Where it is, relative to the class's member, as the schema file writes it.
     written: String,
-    /// The keys that lead to it in the copy typify reads ([`Plan::class_schema`]).
-    path: Vec<String>,
+    /// Where it is in the copy typify reads ([`Plan::class_schema`]), which marks some
+    /// members' names.
+    copied: String,
 }
 
 /// What typify reads for each class, in class order, or why it cannot read it
@@ -2043,7 +2044,7 @@ impl Plan<'_> {
         }
         finish_tuples(&mut schema, &names[c]);
         for part in self.parts_as_any().get(&c).into_iter().flatten() {
-            if let Some(target) = at_path_mut(&mut schema, &part.path) {
+            if let Some(target) = schema.pointer_mut(&part.copied) {
                 // Keep what documents the part; drop everything typify would read.
                 let mut any = serde_json::Map::new();
                 if let Some(description) = target.get("description") {
@@ -2067,20 +2068,20 @@ impl Plan<'_> {
         let before = self.parts_as_any().get(&c).map_or(0, Vec::len);
         let mut written = Vec::new();
         loop {
-            let (place, path) = self.failing_place(c, names);
+            let (place, copied) = self.failing_place(c, names);
             // Each part read as any value fails no more, so the loop ends; a part found again
             // was not replaced (a distributed `oneOf` moved it), and the class falls back.
-            let again = |parts: &BTreeMap<usize, Vec<PartAsAny>>| {
-                parts
-                    .get(&c)
-                    .is_some_and(|p| p.iter().any(|p| p.path == path))
-            };
-            if path.is_empty() || again(&self.parts_as_any()) {
+            let parts = self.parts_as_any();
+            let again = parts
+                .get(&c)
+                .is_some_and(|p| p.iter().any(|p| p.copied == copied));
+            drop(parts);
+            if copied.is_empty() || again {
                 break;
             }
             self.parts_as_any().entry(c).or_default().push(PartAsAny {
                 written: place.clone(),
-                path,
+                copied,
             });
             written.push(place);
             if self.probe(c, names).is_ok() {
@@ -2227,9 +2228,9 @@ impl Plan<'_> {
     /// typify converts as types of their own (members, items, union branches), every reference
     /// read as any value. "" when no part fails alone (typify fails on the whole, or on what a
     /// reference brings in). Only on the way to an error or a fallback: it converts each part
-    /// it descends through once more. Also returns the keys that lead there in the copy (which
-    /// marks some members' names).
-    fn failing_place(&self, c: usize, names: &[String]) -> (String, Vec<String>) {
+    /// it descends through once more. Also returns where that is in the copy (which marks some
+    /// members' names).
+    fn failing_place(&self, c: usize, names: &[String]) -> (String, String) {
         let schema = self.class_schema(c, names);
         // A part may reference the class itself too.
         let mut defs = self.references_as_any(c, names);
@@ -2247,19 +2248,18 @@ impl Plan<'_> {
                 || guarded(|| space.add_type_with_name(&part, Some(PROBED_PART.into()))).is_err()
                 || guarded(|| Ok(space.to_stream())).is_err()
         };
-        let mut place = String::new();
-        let mut path = Vec::new();
+        let (mut place, mut copied) = (String::new(), String::new());
         let mut here = &schema;
         'descend: loop {
-            for (segment, keys, part) in typed_parts(here) {
+            for (segment, copied_segment, part) in typed_parts(here) {
                 if fails(part) {
                     place.push_str(&segment);
-                    path.extend(keys);
+                    copied.push_str(&copied_segment);
                     here = part;
                     continue 'descend;
                 }
             }
-            return (place, path);
+            return (place, copied);
         }
     }
 
@@ -2464,10 +2464,10 @@ fn parse_file(tokens: TokenStream) -> Result<syn::File, String> {
 const PROBED_PART: &str = "SchemcpProbedPart";
 
 /// The subschemas of `schema` typify converts as types of their own, each with the pointer
-/// segments that lead to it as written and the keys that lead to it here: members, items, the
-/// positions of a tuple and union branches (`allOf` branches are merged, not converted, and
-/// `not`, `if` and the like never are).
-fn typed_parts(schema: &Value) -> Vec<(String, Vec<String>, &Value)> {
+/// segments that lead to it as written and here: members, items, the positions of a tuple and
+/// union branches (`allOf` branches are merged, not converted, and `not`, `if` and the like
+/// never are).
+fn typed_parts(schema: &Value) -> Vec<(String, String, &Value)> {
     let Value::Object(object) = schema else {
         return Vec::new();
     };
@@ -2479,32 +2479,23 @@ fn typed_parts(schema: &Value) -> Vec<(String, Vec<String>, &Value)> {
                 parts.extend(members.iter().map(|(name, member)| {
                     let written = name.trim_end_matches(NULLABLE_OPTIONAL);
                     let segment = format!("/{keyword}/{}", escape(written));
-                    (segment, vec![keyword.clone(), name.clone()], member)
+                    (segment, format!("/{keyword}/{}", escape(name)), member)
                 }));
             }
             ("items" | "prefixItems" | "anyOf" | "oneOf", Value::Array(list)) => {
                 parts.extend(list.iter().enumerate().map(|(i, part)| {
                     let segment = format!("/{keyword}/{i}");
-                    (segment, vec![keyword.clone(), i.to_string()], part)
+                    (segment.clone(), segment, part)
                 }));
             }
             (
                 "items" | "additionalItems" | "additionalProperties" | "propertyNames",
                 Value::Object(_),
-            ) => parts.push((format!("/{keyword}"), vec![keyword.clone()], value)),
+            ) => parts.push((format!("/{keyword}"), format!("/{keyword}"), value)),
             _ => {}
         }
     }
     parts
-}
-
-/// The value the `path` of keys leads to in `schema` (an array's key is an index).
-fn at_path_mut<'v>(schema: &'v mut Value, path: &[String]) -> Option<&'v mut Value> {
-    path.iter().try_fold(schema, |here, key| match here {
-        Value::Object(object) => object.get_mut(key),
-        Value::Array(list) => list.get_mut(key.parse::<usize>().ok()?),
-        _ => None,
-    })
 }
 
 /// The error for a schema that cannot be typed, without the fallback opt-in, at `place`

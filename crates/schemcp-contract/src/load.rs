@@ -315,6 +315,18 @@ impl Files {
             .collect()
     }
 
+    /// Whether `target` is a subschema its file's schema roots hold where a schema goes (which
+    /// the meta-schema, from the root, already checks), not kept elsewhere.
+    fn in_schema_position(&self, target: &Target) -> bool {
+        self.schema_roots(target.file).iter().any(|(root, value)| {
+            let mut found = false;
+            schema::visit(value, root, Walk::All, &mut |at, _| {
+                found |= at == target.pointer;
+            });
+            found
+        })
+    }
+
     fn schema_roots(&self, file: usize) -> Vec<(String, &Value)> {
         let f = &self.list[file];
         let Some(value) = &f.value else {
@@ -516,17 +528,32 @@ fn load_inner(
     }
     let indices: Vec<usize> = (0..files.list.len()).collect();
     let linted = parallel::map(&indices, |&i| {
-        let mut found = Vec::new();
-        lint_schemas(&files, i, &mut found);
-        found
+        let (mut found, mut reached) = (Vec::new(), Vec::new());
+        lint_schemas(&files, i, &mut found, &mut reached);
+        (found, reached)
     });
-    diags.extend(linted.into_iter().flatten());
+    let mut reached = Vec::new();
+    for (found, targets) in linted {
+        diags.extend(found);
+        reached.extend(targets);
+    }
+    // What references reach is a schema wherever it is kept (`#/components/schemas/Step`),
+    // though the meta-schema only looks below keywords that hold schemas: each such target
+    // is checked once, on its own.
+    reached.sort();
+    reached.dedup();
+    for target in reached.iter().filter(|t| !files.in_schema_position(t)) {
+        invalid_schema(
+            &files,
+            target.file,
+            &target.pointer,
+            files.value(target),
+            &mut diags,
+        );
+    }
     find_cycles(&files, &mut diags);
 
     diagnostic::sort(&mut diags);
-    // A schema a reference reaches is checked where it is reached too (`lint_schemas`).
-    let mut seen = HashSet::new();
-    diags.retain(|d| seen.insert(d.one_line()));
     if diags.iter().any(Diagnostic::is_error) {
         return Err(Diagnostics(diags));
     }
@@ -880,8 +907,35 @@ fn lint_tool(
     name
 }
 
-/// Dialect and reference checks over the schemas of a tool or definitions file.
-fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
+/// The `invalid-schema` errors of `value`, the schema at `root` in file `file` (see
+/// [`crate::meta::invalid_keywords`]).
+fn invalid_schema(
+    files: &Files,
+    file: usize,
+    root: &str,
+    value: &Value,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let f = &files.list[file];
+    for (at, message) in crate::meta::invalid_keywords(root, value) {
+        diags.push(
+            Diagnostic::new(
+                Severity::Error,
+                "invalid-schema",
+                format!("not valid JSON Schema 2020-12: {message}"),
+                &f.path,
+            )
+            .at_value(&f.source, &at)
+            .with_help(
+                "the runtime compiles this schema to validate every call, and cannot compile it so",
+            ),
+        );
+    }
+}
+
+/// Dialect, validity and reference checks over the schemas of a tool or definitions file;
+/// where its references land goes to `reached`.
+fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>, reached: &mut Vec<Target>) {
     let f = &files.list[i];
     for (root, value) in files.schema_roots(i) {
         schema::visit(value, &root, Walk::All, &mut |at, schema| {
@@ -925,45 +979,21 @@ fn lint_schemas(files: &Files, i: usize, diags: &mut Vec<Diagnostic>) {
             }
         });
     }
-    let invalid = |file: usize, root: &str, value: &Value, diags: &mut Vec<Diagnostic>| {
-        let f = &files.list[file];
-        for (at, message) in crate::meta::invalid_keywords(root, value) {
-            diags.push(
-                Diagnostic::new(
-                    Severity::Error,
-                    "invalid-schema",
-                    format!("not valid JSON Schema 2020-12: {message}"),
-                    &f.path,
-                )
-                .at_value(&f.source, &at)
-                .with_help(
-                    "the runtime compiles this schema to validate every call, and cannot compile \
-                     it so",
-                ),
-            );
-        }
-    };
     for (root, value) in files.schema_roots(i) {
-        invalid(i, &root, value, diags);
+        invalid_schema(files, i, &root, value, diags);
     }
-    // What references reach is a schema wherever it is kept (`#/components/schemas/Step`),
-    // though the meta-schema only looks below keywords that hold schemas. Those found twice
-    // are reported once (`load`).
-    let mut reached: Vec<Target> = Vec::new();
     for (at, reference) in files.sites(i) {
         let doc_root = files.doc_root(i, &at);
         let resolved = files.resolve_ref(i, &doc_root, holder_of(&at), &reference);
-        if let Ok(target) = &resolved
-            && !reached.contains(target)
-        {
-            invalid(target.file, &target.pointer, files.value(target), diags);
-            reached.push(target.clone());
-        }
-        if let Err(RefError {
+        let Err(error) = resolved else {
+            reached.extend(resolved.ok());
+            continue;
+        };
+        if let RefError {
             code: Some(code),
             message,
             help,
-        }) = resolved
+        } = error
         {
             // The messages name `$ref`, the common case; the keyword is the one written.
             let keyword = at.rsplit('/').next().unwrap_or("$ref");

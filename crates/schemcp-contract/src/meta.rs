@@ -7,6 +7,7 @@
 
 use serde_json::{Value, json};
 
+use crate::json::escape_token;
 use crate::schema::{self, Walk};
 
 /// What is wrong in `value` (the schema at `root`), as `(pointer, message)`: each value the
@@ -39,7 +40,7 @@ pub(crate) fn invalid_keywords(root: &str, value: &Value) -> Vec<(String, String
         if let Some(Value::Object(patterns)) = schema.get("patternProperties") {
             for pattern in patterns.keys() {
                 if let Some(why) = refused_regex(pattern) {
-                    let key = pattern.replace('~', "~0").replace('/', "~1");
+                    let key = escape_token(pattern);
                     found.push((format!("{at}/patternProperties/{key}"), why));
                 }
             }
