@@ -28,6 +28,8 @@ enum Command {
         /// The schemas folder.
         #[arg(default_value = "schemas")]
         dir: PathBuf,
+        #[command(flatten)]
+        options: GeneratorOptions,
     },
     /// Generate the Rust code and the catalog outside build.rs (static mode).
     Generate {
@@ -37,6 +39,8 @@ enum Command {
         /// Where to write `schemcp_tools.rs` and `tools.json`.
         #[arg(long)]
         out: PathBuf,
+        #[command(flatten)]
+        options: GeneratorOptions,
     },
     /// Classify every contract change as breaking or not, by direction (inputs are produced by
     /// clients, outputs consumed by them).
@@ -73,11 +77,42 @@ enum Command {
     },
 }
 
+/// The build.rs options that change what the generator reports, so `check` and `generate`
+/// can say what the package's build will.
+#[derive(clap::Args)]
+struct GeneratorOptions {
+    /// A crate whose types `x-rust-type` may name, as build.rs registers it with
+    /// `Builder::extern_crate` (the version in use, `*` for any, `!` for none); repeatable.
+    #[arg(long, value_name = "NAME=VERSION", value_parser = extern_crate)]
+    extern_crate: Vec<(String, String)>,
+}
+
+impl GeneratorOptions {
+    fn builder(&self) -> schemcp_build::Builder {
+        (self.extern_crate.iter())
+            .fold(schemcp_build::Builder::new(), |builder, (name, version)| {
+                builder.extern_crate(name, version)
+            })
+    }
+}
+
+/// Parses `NAME=VERSION`.
+fn extern_crate(arg: &str) -> Result<(String, String), String> {
+    match arg.split_once('=') {
+        Some((name, version)) if !name.is_empty() && !version.is_empty() => {
+            Ok((name.to_string(), version.to_string()))
+        }
+        _ => Err(format!(
+            "expected NAME=VERSION (chrono=0.4.38), not `{arg}`"
+        )),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { dir } => check(dir),
-        Command::Generate { dir, out } => generate(dir, out),
+        Command::Check { dir, options } => check(dir, options.builder()),
+        Command::Generate { dir, out, options } => generate(dir, out, options.builder()),
         Command::Diff {
             dirs,
             base,
@@ -116,7 +151,7 @@ fn usage(message: &str) -> ! {
         .exit()
 }
 
-fn check(dir: PathBuf) -> ExitCode {
+fn check(dir: PathBuf, builder: schemcp_build::Builder) -> ExitCode {
     let color = std::io::stderr().is_terminal();
     let set = match schemcp_contract::load(&dir) {
         Ok(set) => set,
@@ -126,7 +161,7 @@ fn check(dir: PathBuf) -> ExitCode {
         }
     };
     // The generator's own checks (types typify cannot build, name clashes) count too.
-    match schemcp_build::Builder::new().generate_from(&set) {
+    match builder.generate_from(&set) {
         Ok(generated) => {
             for warning in &generated.warnings {
                 eprintln!("{}", warning.render(color));
@@ -149,9 +184,9 @@ fn check(dir: PathBuf) -> ExitCode {
     }
 }
 
-fn generate(dir: PathBuf, out: PathBuf) -> ExitCode {
+fn generate(dir: PathBuf, out: PathBuf, builder: schemcp_build::Builder) -> ExitCode {
     let color = std::io::stderr().is_terminal();
-    let generated = match schemcp_build::Builder::new().schemas_dir(&dir).generate() {
+    let generated = match builder.schemas_dir(&dir).generate() {
         Ok(generated) => generated,
         Err(schemcp_build::Error::Schemas(diagnostics)) => {
             eprintln!("{}", diagnostics.render(color));

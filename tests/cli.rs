@@ -103,6 +103,70 @@ fn check_reports_what_typify_cannot_type_instead_of_crashing() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// `--extern-crate` registers a crate as build.rs does with `Builder::extern_crate`, so
+/// `check` and `generate` say what the package's build will about `x-rust-type`.
+#[test]
+fn extern_crate_makes_x_rust_type_name_that_crates_type() {
+    let dir = tempfile::tempdir().unwrap();
+    let schemas = dir.path().join("schemas");
+    std::fs::create_dir(&schemas).unwrap();
+    let tool = json!({
+        "name": "book",
+        "inputSchema": {
+            "type": "object",
+            "properties": { "day": { "type": "string", "format": "date", "x-rust-type": {
+                "crate": "chrono", "version": "^0.4", "path": "chrono::NaiveDate"
+            } } }
+        }
+    });
+    std::fs::write(schemas.join("book.json"), tool.to_string()).unwrap();
+    let run = |extra: &[&str]| {
+        let out = Command::new(BIN)
+            .arg("generate")
+            .arg(&schemas)
+            .arg("--out")
+            .arg(dir.path().join("out"))
+            .args(extra)
+            .output()
+            .unwrap();
+        let code = std::fs::read_to_string(dir.path().join("out/schemcp_tools.rs"));
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stderr, code.unwrap_or_default())
+    };
+    // Not registered: a warning at the extension, and chrono's type through the runtime's
+    // re-export, as for any `format: date`.
+    let (status, stderr, code) = run(&[]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("rust-type-ignored")
+            && stderr.contains("book.json")
+            && stderr.contains("/inputSchema/properties/day/x-rust-type")
+            && stderr.contains(".extern_crate(\"chrono\""),
+        "{stderr}"
+    );
+    assert!(
+        code.contains("__private::chrono::naive::NaiveDate"),
+        "{code}"
+    );
+    // Registered: the package's own chrono, no warning.
+    let (status, stderr, code) = run(&["--extern-crate", "chrono=0.4.45"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(!stderr.contains("rust-type-ignored"), "{stderr}");
+    assert!(
+        code.contains("pub day: ::std::option::Option<::chrono::NaiveDate>"),
+        "{code}"
+    );
+    // A registered version the requirement does not accept: the warning names the version.
+    let (_, stderr, _) = run(&["--extern-crate", "chrono=0.3.0"]);
+    assert!(stderr.contains("registered at 0.3.0"), "{stderr}");
+    // Not NAME=VERSION, or not a version: usage and configuration errors.
+    let (status, stderr, _) = run(&["--extern-crate", "chrono"]);
+    assert_eq!(status, Some(2), "{stderr}");
+    let (status, stderr, _) = run(&["--extern-crate", "chrono=0.4"]);
+    assert_eq!(status, Some(1), "{stderr}");
+    assert!(stderr.contains("\"0.4.38\""), "{stderr}");
+}
+
 #[test]
 fn generate_writes_what_build_rs_writes() {
     let out_dir = tempfile::tempdir().unwrap();

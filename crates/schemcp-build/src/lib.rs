@@ -57,6 +57,7 @@ mod recursion;
 mod refs;
 mod rewrite;
 mod round_trip;
+mod rust_types;
 mod schema;
 mod types;
 mod union_names;
@@ -129,6 +130,7 @@ pub struct Builder {
     trait_name: String,
     output_wrappers: BTreeSet<String>,
     fallback_to_value: bool,
+    extern_crates: BTreeMap<String, String>,
 }
 
 impl Default for Builder {
@@ -143,6 +145,7 @@ impl Default for Builder {
             trait_name: "Tools".into(),
             output_wrappers: BTreeSet::new(),
             fallback_to_value: false,
+            extern_crates: BTreeMap::new(),
         }
     }
 }
@@ -290,6 +293,26 @@ impl Builder {
         self
     }
 
+    /// Registers a crate whose types schemas may name with typify's `x-rust-type` extension,
+    /// at the version the package depends on (`"0.4.38"`), or `"*"` for any version (`"!"`
+    /// never uses the crate's types, and silences the warning below). A schema
+    /// such as `{"type": "string", "format": "date", "x-rust-type": {"crate": "chrono",
+    /// "version": "^0.4", "path": "chrono::NaiveDate"}}` then becomes `chrono::NaiveDate`
+    /// instead of a generated type, where the extension's requirement accepts that version;
+    /// validation against the schema still runs on every call. An `x-rust-type` that names a
+    /// crate not registered, or a version the requirement does not accept, is a warning at its
+    /// pointer, and the type is generated from the schema.
+    ///
+    /// ```no_run
+    /// fn main() -> Result<(), schemcp_build::Error> {
+    ///     schemcp_build::Builder::new().extern_crate("chrono", "0.4.38").compile()
+    /// }
+    /// ```
+    pub fn extern_crate(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        self.extern_crates.insert(name.into(), version.into());
+        self
+    }
+
     /// Loads the schemas folder and returns the generated files; reads no environment and
     /// writes nothing (this is `schemcp generate`).
     ///
@@ -387,6 +410,17 @@ impl Builder {
             )));
         }
 
+        if let Some((name, version)) = self
+            .extern_crates
+            .iter()
+            .find(|(_, version)| typify::CrateVers::parse(version).is_none())
+        {
+            return Err(Failure::Config(format!(
+                "extern_crate(\"{name}\", \"{version}\"): the version must be the one in use, \
+                 such as \"0.4.38\", \"*\" for any, or \"!\" for none"
+            )));
+        }
+
         let mut problems = Vec::new();
         let mut methods: BTreeMap<String, usize> = BTreeMap::new();
         let mut method_names = Vec::new();
@@ -433,6 +467,7 @@ impl Builder {
         let options = types::Options {
             derives: self.derives.clone(),
             fallback_to_value: self.fallback_to_value,
+            extern_crates: self.extern_crates.clone(),
             // typify's code names `String`, `Ok` and `Err` without a path (`TryFrom<String>`,
             // `Ok(Self(value))`): a type of one of those names took their place, and the
             // code did not compile.
@@ -440,6 +475,10 @@ impl Builder {
                 .map(String::from)
                 .into(),
         };
+        let named = rust_types::check(&schemas, &self.extern_crates);
+        if !named.errors.is_empty() {
+            return Err(Failure::Problems(named.errors));
+        }
         let checked = examples::check(&schemas);
         if !checked.errors.is_empty() {
             return Err(Failure::Problems(checked.errors));
@@ -449,7 +488,8 @@ impl Builder {
         // conversion is redone without the defaults of each schema it refused for that.
         let mut ignored = checked.ignored_defaults;
         let unreachable = checked.unreachable_values;
-        let mut warnings = checked.warnings;
+        let mut warnings = named.warnings;
+        warnings.extend(checked.warnings);
         let mut types = loop {
             let without = edited(&schemas, &ignored, &unreachable);
             let schemas: Vec<ToolSchemas<'_>> = schemas

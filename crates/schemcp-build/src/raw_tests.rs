@@ -334,12 +334,13 @@ fn inline_titles_that_disagree_get_qualified_names() {
 /// that fails on its own (typify's message names no place), else the whole schema.
 #[test]
 fn typify_failures_are_diagnostics_not_panics() {
-    // typify panics on an `x-rust-type` whose path does not parse, where a field names it.
+    // typify panics on a type parameter of an `x-rust-type` it cannot read (`enum` beside an
+    // assertion: the generator's rewrites of such schemas do not reach into the extension).
     let unparsable = json!({
         "type": "object",
         "properties": { "at": {
             "type": "object",
-            "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::not a path" }
+            "x-rust-type": { "crate": "chrono", "version": "*", "path": "chrono::DateTime", "parameters": [{ "enum": ["a", 1], "minLength": 1 }] }
         } }
     });
     let mut in_defs = object(json!({ "p": { "$ref": "#/$defs/Bad" } }));
@@ -348,7 +349,7 @@ fn typify_failures_are_diagnostics_not_panics() {
     // root's type, which the generator did unguarded, and the whole build crashed.
     let root = json!({
         "type": "object",
-        "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::not a path" }
+        "x-rust-type": { "crate": "chrono", "version": "*", "path": "chrono::DateTime", "parameters": [{ "enum": ["a", 1], "minLength": 1 }] }
     });
     let root_ref = json!({ "$ref": "#/$defs/Bad", "$defs": { "Bad": root.clone() } });
     let cases = [
@@ -402,7 +403,8 @@ fn typify_failures_are_diagnostics_not_panics() {
         ),
     ];
     for (tool, pointer, code) in cases {
-        let errors = generate(&builder(), std::slice::from_ref(&tool), &[])
+        let builder = builder().extern_crate("chrono", "*");
+        let errors = generate(&builder, std::slice::from_ref(&tool), &[])
             .map(|(code, _)| code)
             .expect_err(&format!("{tool} should fail"));
         assert_eq!(errors.len(), 1, "{errors:?}");
@@ -416,11 +418,12 @@ fn typify_failures_are_diagnostics_not_panics() {
 
 #[test]
 fn fallback_to_value_is_opt_in_and_warns() {
-    // typify panics on an `x-rust-type` whose path does not parse, where a field names it.
+    // typify panics on a type parameter of an `x-rust-type` it cannot read (`enum` beside an
+    // assertion: the generator's rewrites of such schemas do not reach into the extension).
     let unparsable = json!({
         "type": "object",
         "description": "Where it happened.",
-        "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::not a path" }
+        "x-rust-type": { "crate": "chrono", "version": "*", "path": "chrono::DateTime", "parameters": [{ "enum": ["a", 1], "minLength": 1 }] }
     });
     let output = json!({
         "type": "object",
@@ -428,6 +431,7 @@ fn fallback_to_value_is_opt_in_and_warns() {
         "required": ["at", "n"]
     });
     let tools = [tool("t", object(json!({})), Some(output))];
+    let builder = || builder().extern_crate("chrono", "*");
     assert!(generate(&builder(), &tools, &[]).is_err());
     let (code, warnings) = generate(&builder().fallback_to_value(true), &tools, &[]).unwrap();
     // Only the part typify fails on is a `Value`: the rest of the result is still typed.

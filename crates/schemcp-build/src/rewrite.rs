@@ -11,6 +11,15 @@ use crate::fields::{derived, serde_attribute};
 const REEXPORTED: [&str; 5] = ["serde", "serde_json", "regress", "chrono", "uuid"];
 const PRIVATE: [&str; 2] = ["schemcp_runtime", "__private"];
 const SERDE_CRATE: &str = "::schemcp_runtime::__private::serde";
+/// What typify is told to write in front of the name of a crate registered with
+/// `Builder::extern_crate`, so its paths are told apart from typify's own (`chrono::Utc`
+/// from `x-rust-type` is the user's, not one to rewrite) and then written as the user's.
+const EXTERN_MARK: &str = "__schemcp_extern__";
+
+/// The name typify writes for the extern crate `name` (`serde-json` as `serde_json`).
+pub(crate) fn extern_marked(name: &str) -> String {
+    format!("{EXTERN_MARK}{}", name.replace('-', "_"))
+}
 
 /// Rewrites every re-exported crate path in `file` and tells serde's derives where serde lives.
 pub(crate) fn rewrite_file(file: &mut syn::File) {
@@ -36,6 +45,14 @@ fn is_utc(path: &syn::Path) -> bool {
 
 impl VisitMut for Rewriter {
     fn visit_path_mut(&mut self, path: &mut syn::Path) {
+        // A type `x-rust-type` names, from a crate the user's package depends on itself.
+        if let Some(first) = path.segments.first_mut()
+            && let Some(name) = first.ident.to_string().strip_prefix(EXTERN_MARK)
+        {
+            first.ident = Ident::new(name, first.ident.span());
+            path.leading_colon = Some(Default::default());
+            return visit_mut::visit_path_mut(self, path);
+        }
         // typify types `format: date-time` as `DateTime<Utc>`, which reads
         // `2024-06-01T09:00:00+02:00` as `07:00Z`: the sender's offset, data a calendar needs,
         // was lost. `FixedOffset` keeps it (and writes a zero offset as `Z`, as read).

@@ -174,7 +174,11 @@ fn failure(test: &str, files: &[(&str, &str)]) -> schemcp_build::Diagnostics {
     for (name, text) in files {
         std::fs::write(dir.join(name), text).unwrap();
     }
-    match Builder::new().schemas_dir(&dir).generate() {
+    // chrono for the `x-rust-type`s that make typify fail.
+    match (Builder::new().schemas_dir(&dir))
+        .extern_crate("chrono", "*")
+        .generate()
+    {
         Err(Error::Schemas(diagnostics)) => diagnostics,
         other => panic!("expected diagnostics, got {other:?}"),
     }
@@ -190,13 +194,13 @@ fn typify_panics_become_diagnostics_with_file_pointer_line_and_column() {
     "properties": {
       "at": {
         "type": "object",
-        "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::not a path" }
+        "x-rust-type": { "crate": "chrono", "version": "*", "path": "chrono::DateTime", "parameters": [{ "enum": ["a", 1], "minLength": 1 }] }
       }
     }
   }
 }
 "##;
-    // typify panics on an `x-rust-type` whose path does not parse. It names no place; the
+    // typify panics on an `x-rust-type`'s type parameter it cannot read. It names no place; the
     // diagnostic points at the member that fails on its own, not at the whole output schema.
     let diagnostics = failure("negation", &[("branchy.json", text)]);
     assert_eq!(diagnostics.0.len(), 1, "{diagnostics}");
@@ -257,7 +261,7 @@ fn a_failing_definition_outside_defs_is_reported_where_it_is_written() {
     "components": { "schemas": {
       "Odd": {
         "type": "object",
-        "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::odd path" }
+        "x-rust-type": { "crate": "chrono", "version": "*", "path": "chrono::DateTime", "parameters": [{ "enum": ["a", 1], "minLength": 1 }] }
       }
     } }
   }
@@ -278,7 +282,7 @@ fn a_failing_shared_definition_is_reported_in_its_own_file() {
   "$defs": {
     "Odd": {
       "type": "object",
-      "x-rust-type": { "crate": "schemcp-runtime", "version": "*", "path": "schemcp_runtime::odd path" }
+      "x-rust-type": { "crate": "chrono", "version": "*", "path": "chrono::DateTime", "parameters": [{ "enum": ["a", 1], "minLength": 1 }] }
     }
   }
 }
@@ -299,6 +303,41 @@ fn a_failing_shared_definition_is_reported_in_its_own_file() {
     assert!(d.file.ends_with("common.json"), "{diagnostics}");
     assert_eq!(d.pointer, "/$defs/Odd", "{diagnostics}");
     assert_eq!(d.line, Some(3), "{diagnostics}");
+}
+
+#[test]
+fn a_malformed_rust_type_is_reported_in_its_own_file() {
+    let common = r##"{
+  "$defs": {
+    "Day": {
+      "type": "string",
+      "x-rust-type": { "crate": "chrono", "version": "*", "path": "chrono::Naive Date" }
+    }
+  }
+}
+"##;
+    let tool = r##"{
+  "name": "day",
+  "inputSchema": {
+    "type": "object",
+    "properties": { "d": { "$ref": "common.json#/$defs/Day" } }
+  }
+}
+"##;
+    let diagnostics = failure("rust-type", &[("common.json", common), ("day.json", tool)]);
+    assert_eq!(diagnostics.0.len(), 1, "{diagnostics}");
+    let d = &diagnostics.0[0];
+    assert!(d.file.ends_with("common.json"), "{diagnostics}");
+    assert_eq!(
+        (d.code, d.pointer.as_str()),
+        ("invalid-rust-type", "/$defs/Day/x-rust-type/path"),
+    );
+    assert_eq!((d.line, d.column), (Some(5), Some(59)), "{diagnostics}");
+    assert!(
+        d.message
+            .contains("`chrono::Naive Date` is not a Rust path to a type"),
+        "{diagnostics}"
+    );
 }
 
 #[test]

@@ -407,6 +407,8 @@ fn degraded_golden() {
             "/tests/fixtures/degraded"
         ))
         .fallback_to_value(true)
+        // Its `x-rust-type`s name chrono's types with a type parameter typify fails on.
+        .extern_crate("chrono", "*")
         .generate()
         .unwrap();
     let warnings: Vec<String> = generated
@@ -426,4 +428,44 @@ fn degraded_golden() {
         &generated.files[0].1,
     );
     expectorate::assert_contents("tests/golden/degraded/tools.json", &generated.files[1].1);
+}
+
+/// Writes the generated code for `tests/fixtures/extern_types` into `tests/golden/extern_types`,
+/// which `tests/extern_types_round_trip.rs` compiles and runs: `x-rust-type` names chrono's and
+/// uuid's own types where those crates are registered at a version its requirement accepts,
+/// and each one that is not used is a warning at its pointer.
+#[test]
+fn extern_types_golden() {
+    let generated = Builder::new()
+        .schemas_dir(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/extern_types"
+        ))
+        .extern_crate("chrono", "0.4.45")
+        .extern_crate("uuid", "*")
+        .generate()
+        .unwrap();
+    let warnings: Vec<String> = generated
+        .warnings
+        .iter()
+        .map(|w| format!("{} {} {}", w.pointer, w.code, w.message))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "/inputSchema/properties/until/x-rust-type/version rust-type-ignored \
+             `chrono::NaiveTime` is not used: `chrono` is registered at 0.4.45, which `^0.5` does \
+             not accept, so the type is generated from the schema",
+            "/outputSchema/properties/floor/x-rust-type rust-type-ignored `floors::Floor` is not \
+             used: the crate `floors` is not registered, so the type is generated from the schema",
+        ],
+    );
+    expectorate::assert_contents(
+        "tests/golden/extern_types/schemcp_tools.rs",
+        &generated.files[0].1,
+    );
+    expectorate::assert_contents(
+        "tests/golden/extern_types/tools.json",
+        &generated.files[1].1,
+    );
 }
