@@ -17,10 +17,11 @@
 
 use std::collections::BTreeMap;
 
+use schemcp_contract::keywords::ANNOTATIONS;
 use schemcp_contract::parallel;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use crate::schema::for_each_reached_subschema;
+use crate::schema::{for_each_child_mut, for_each_reached_subschema};
 use crate::types::{Kind, Problem, ToolSchemas};
 
 /// The extension's keyword.
@@ -201,6 +202,50 @@ fn check_schema(
     }
 }
 
+/// Rewrites, in the copy of a schema the generator converts, an `x-rust-type` beside a list of
+/// types with `null` (`{"type": ["string", "null"], "x-rust-type": ...}`) to the `anyOf` it
+/// means, `{"anyOf": [{"type": "null"}, {"type": "string", "x-rust-type": ...}]}`, which
+/// typify reads as an `Option` of the named type. typify reads nothing beside the extension,
+/// so the named type alone refused the `null` the schema accepts. Annotations and definitions
+/// stay where they are; every other keyword moves into the branch with the extension, where it
+/// still constrains the same non-null values (validation enforces the schema either way).
+pub(crate) fn nullable_named_types(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for_each_child_mut(object, &mut nullable_named_types);
+    let Some(Value::Array(kinds)) = object.get("type") else {
+        return;
+    };
+    if !object.contains_key(EXTENSION) || !kinds.iter().any(|k| k == "null") {
+        return;
+    }
+    let others: Vec<Value> = kinds.iter().filter(|k| *k != "null").cloned().collect();
+    let stays = |key: &str| {
+        ANNOTATIONS.contains(&key)
+            || matches!(
+                key,
+                "$defs" | "definitions" | "$id" | "$anchor" | "$dynamicAnchor" | "$schema"
+            )
+    };
+    let mut named = Map::new();
+    for (key, value) in std::mem::take(object) {
+        if stays(&key) {
+            object.insert(key, value);
+        } else {
+            named.insert(key, value);
+        }
+    }
+    named["type"] = match <[Value; 1]>::try_from(others) {
+        Ok([one]) => one,
+        Err(others) => Value::Array(others),
+    };
+    object.insert(
+        "anyOf".into(),
+        json!([{ "type": "null" }, Value::Object(named)]),
+    );
+}
+
 /// Why `path` is no path of a type of `krate` typify can write, if it is not.
 fn path_problem(krate: &str, path: &str) -> Option<String> {
     let root = krate.replace('-', "_");
@@ -324,6 +369,32 @@ mod tests {
                 found.len() == 1 && found[0].starts_with(&expected),
                 "{extension}: {found:?}"
             );
+        }
+    }
+
+    #[test]
+    fn a_named_type_that_may_be_null_is_a_branch_beside_null() {
+        let day = json!({"crate": "chrono", "version": "^0.4", "path": "chrono::NaiveDate"});
+        let mut schema = json!({"properties": {"d": {
+            "type": ["string", "null"], "format": "date", "description": "A day.", "x-rust-type": day
+        }}});
+        nullable_named_types(&mut schema);
+        assert_eq!(
+            schema,
+            json!({"properties": {"d": {"description": "A day.", "anyOf": [
+                {"type": "null"},
+                {"type": "string", "format": "date", "x-rust-type": day}
+            ]}}})
+        );
+        // Left alone: no `null` in the list, or no extension.
+        for unchanged in [
+            json!({"type": ["string", "integer"], "x-rust-type": day}),
+            json!({"type": ["string", "null"], "format": "date"}),
+            json!({"type": "string", "x-rust-type": day}),
+        ] {
+            let mut schema = unchanged.clone();
+            nullable_named_types(&mut schema);
+            assert_eq!(schema, unchanged);
         }
     }
 

@@ -1011,8 +1011,11 @@ fn says_null(schema: &Value, nullable: &dyn Fn(&str) -> bool) -> Option<bool> {
     if let Some(Value::String(reference)) = object.get("$ref") {
         return Some(nullable(reference));
     }
-    // The runtime's `NotObject` (`NotArray`, ...) is every other kind of value, `null` too.
-    if let Some(path) = schema.pointer("/x-rust-type/path").and_then(Value::as_str) {
+    // The runtime's `NotObject` (`NotArray`, ...) is every other kind of value, `null` too. A
+    // type the contract names (never the runtime's) says what its schema's keywords say.
+    if let Some(path) = schema.pointer("/x-rust-type/path").and_then(Value::as_str)
+        && path.starts_with("schemcp_runtime::")
+    {
         return Some(path.starts_with("schemcp_runtime::other_kinds::Not"));
     }
     let null_type = match object.get("type") {

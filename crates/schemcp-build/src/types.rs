@@ -927,6 +927,7 @@ fn collect_schema(
         drop_repeated_branches(&mut member.schema, Branches::Loosened);
         settle_boolean_branches(&mut member.schema, Branches::Loosened);
         single_branches_as_all_of(&mut member.schema);
+        crate::rust_types::nullable_named_types(&mut member.schema);
         type_list_as_branches(&mut member.schema);
         kind_keywords_into_branches(&mut member.schema, &kinds_of);
         fold_value_branches(&mut member.schema);

@@ -48,6 +48,20 @@ fn named_types_are_the_crates_own() {
         serde_json::to_value(&input).unwrap(),
         json!({ "room": "Ada", "day": "2026-12-07", "until": "17:00" })
     );
+    // A named type that may be `null` is an `Option` of it; an explicit `null` stays one.
+    assert_eq!(input.key_back, None);
+    let kept: BookRoomInput =
+        decode_arguments(json!({ "room": "Ada", "day": "2026-12-07", "key_back": null })).unwrap();
+    assert_eq!(kept.key_back, Some(None));
+    let back: BookRoomInput =
+        decode_arguments(json!({ "room": "Ada", "day": "2026-12-07", "key_back": "2026-12-08" }))
+            .unwrap();
+    let day_after = chrono::NaiveDate::from_ymd_opt(2026, 12, 8).unwrap();
+    assert_eq!(back.key_back, Some(Some(day_after)));
+    assert_eq!(
+        serde_json::to_value(&kept).unwrap(),
+        json!({ "room": "Ada", "day": "2026-12-07", "key_back": null })
+    );
     // chrono's type refuses what is no date (the schema's `format` alone would not).
     assert!(
         decode_arguments::<BookRoomInput>(json!({ "room": "Ada", "day": "2026-13-01" })).is_err()

@@ -13,6 +13,13 @@
 pub struct BookRoomInput {
     pub room: BookRoomInputRoom,
     pub day: ::chrono::NaiveDate,
+    ///The day the key comes back; null if it stays.
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub key_back: ::std::option::Option<::std::option::Option<::chrono::NaiveDate>>,
     ///Needs a newer chrono than the package registers, so it stays a String.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub until: ::std::option::Option<::std::string::String>,
@@ -229,7 +236,7 @@ pub(crate) mod schemcp_examples {
     pub(crate) fn check_examples() {
         {
             let example: Value = serde_json::from_str(
-                    "{\"room\":\"Ada\",\"day\":\"2026-12-07\"}",
+                    "{\"room\":\"Ada\",\"day\":\"2026-12-07\",\"key_back\":null}",
                 )
                 .unwrap();
             let typed: BookRoomInput = serde_json::from_value(example.clone())
