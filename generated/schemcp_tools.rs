@@ -501,6 +501,11 @@ pub struct CheckReport {
 pub struct CheckToolsInput {
     ///The contract files, as if they were one schemas folder.
     pub files: ::std::vec::Vec<CheckToolsInputFilesItem>,
+    ///Crates whose types `x-rust-type` may name, as build.rs registers them with `Builder::extern_crate`: each name to the version in use (e.g. 0.4.45), `*` for any or `!` for none. Without them, an `x-rust-type` is a rust-type-ignored warning.
+    #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+    pub extern_crates: ::std::option::Option<
+        ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
+    >,
 }
 ///`CheckToolsInputFilesItem`
 #[derive(

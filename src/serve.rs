@@ -40,7 +40,11 @@ impl Tools for Schemcp {
             .into_iter()
             .map(|f| (PathBuf::from(f.path), f.content))
             .collect();
-        Ok(check_sources(files))
+        let builder = (input.extern_crates.into_iter().flatten())
+            .fold(schemcp_build::Builder::new(), |builder, (name, version)| {
+                builder.extern_crate(name, version)
+            });
+        Ok(check_sources(files, builder))
     }
 
     async fn diff_contracts(
@@ -96,12 +100,13 @@ fn validate_instance(schema: &Value, instance: &Value) -> Result<ValidationRepor
 }
 
 /// Loads inline contract files exactly as `schemcp check` loads a folder: the loader's lints,
-/// then the generator's.
-fn check_sources(files: Vec<(PathBuf, String)>) -> CheckReport {
+/// then the generator's (configured as the package's build.rs would, as far as it changes what
+/// is reported).
+fn check_sources(files: Vec<(PathBuf, String)>, builder: schemcp_build::Builder) -> CheckReport {
     // An empty root keeps reported paths relative, as the caller gave them.
     let (tools, diagnostics) = match schemcp_contract::load_sources(Path::new(""), files) {
         Err(diagnostics) => (Vec::new(), diagnostics.0),
-        Ok(set) => match schemcp_build::Builder::new().generate_from(&set) {
+        Ok(set) => match builder.generate_from(&set) {
             Ok(generated) => (
                 set.tools.iter().map(|t| t.name.clone()).collect(),
                 generated.warnings,

@@ -188,6 +188,39 @@ fn generate_writes_what_build_rs_writes() {
     }
 }
 
+/// `check_tools` takes the crates build.rs registers, as `schemcp check --extern-crate` does.
+#[test]
+fn check_tools_takes_the_extern_crates_build_rs_registers() {
+    let mut session = Session::Stdio(StdioSession::start(BIN, &["serve"], Generation::Modern));
+    let day = r#"{"inputSchema": {"type": "object", "properties": {"d": {"type": "string",
+        "x-rust-type": {"crate": "chrono", "version": "^0.4", "path": "chrono::NaiveDate"}}}}}"#;
+    let files = json!([{ "path": "day.json", "content": day }]);
+    let r = session.call("check_tools", json!({ "files": files }));
+    let report = &r["structuredContent"];
+    assert_eq!(report["ok"], true, "{r}");
+    assert_eq!(report["diagnostics"][0]["code"], "rust-type-ignored", "{r}");
+    assert_eq!(
+        report["diagnostics"][0]["pointer"], "/inputSchema/properties/d/x-rust-type",
+        "{r}"
+    );
+    let r = session.call(
+        "check_tools",
+        json!({ "files": files, "extern_crates": { "chrono": "0.4.45" } }),
+    );
+    assert_eq!(
+        r["structuredContent"],
+        json!({ "ok": true, "tools": ["day"], "diagnostics": [] }),
+        "{r}"
+    );
+    let r = session.call(
+        "check_tools",
+        json!({ "files": files, "extern_crates": { "chrono": "0.4" } }),
+    );
+    let report = &r["structuredContent"];
+    assert_eq!(report["ok"], false, "{r}");
+    assert_eq!(report["diagnostics"][0]["code"], "generator", "{r}");
+}
+
 #[test]
 fn serve_offers_validate_instance_and_check_tools() {
     for generation in [Generation::Legacy, Generation::Modern] {
