@@ -686,6 +686,7 @@ impl fmt::Debug for Error {
 /// bundled definitions back to the file they were copied from.
 fn diagnostics(set: &ContractSet, problems: &[Problem], severity: Severity) -> Diagnostics {
     let mut sources: BTreeMap<PathBuf, Option<Arc<str>>> = BTreeMap::new();
+    let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for problem in problems {
         let diagnostic = match problem.tool {
@@ -721,6 +722,16 @@ fn diagnostics(set: &ContractSet, problems: &[Problem], severity: Severity) -> D
                 }
             }
         };
+        // A definition several tools share is checked in each tool's copy: one finding.
+        let key = (
+            diagnostic.file.clone(),
+            diagnostic.pointer.clone(),
+            diagnostic.code,
+            diagnostic.message.clone(),
+        );
+        if !seen.insert(key) {
+            continue;
+        }
         out.push(match &problem.help {
             Some(help) => diagnostic.with_help(help),
             None => diagnostic,

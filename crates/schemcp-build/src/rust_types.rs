@@ -155,21 +155,26 @@ fn check_schema(
         ));
         return;
     }
-    match crates.get(krate).map(String::as_str) {
-        None => checked.warnings.push(problem(
-            at.clone(),
-            "rust-type-ignored",
-            format!(
-                "`{path}` is not used: the crate `{krate}` is not registered, so the type is \
-                 generated from the schema"
-            ),
-            &format!(
-                "to use it, add `{krate}` to Cargo.toml and call \
-                 `.extern_crate(\"{krate}\", \"<its version>\")` on the schemcp_build::Builder \
-                 in build.rs"
-            ),
-        )),
-        Some(registered) if !matches!(registered, "*" | "!") => {
+    let used = match crates.get(krate).map(String::as_str) {
+        None => {
+            checked.warnings.push(problem(
+                at.clone(),
+                "rust-type-ignored",
+                format!(
+                    "`{path}` is not used: the crate `{krate}` is not registered, so the type \
+                     is generated from the schema"
+                ),
+                &format!(
+                    "to use it, add `{krate}` to Cargo.toml and call \
+                     `.extern_crate(\"{krate}\", \"<its version>\")` on the \
+                     schemcp_build::Builder in build.rs"
+                ),
+            ));
+            false
+        }
+        Some("!") => false,
+        Some("*") => true,
+        Some(registered) => {
             let accepted = semver::Version::parse(registered)
                 .is_ok_and(|registered| requirement.matches(&registered));
             if !accepted {
@@ -184,8 +189,12 @@ fn check_schema(
                      requirement",
                 ));
             }
+            accepted
         }
-        Some(_) => {}
+    };
+    // typify reads the parameters only where it uses the type they are given to.
+    if !used {
+        return;
     }
     for (i, parameter) in parameters.iter().enumerate() {
         let here = format!("{at}/parameters/{i}");
@@ -396,6 +405,19 @@ mod tests {
             nullable_named_types(&mut schema);
             assert_eq!(schema, unchanged);
         }
+    }
+
+    #[test]
+    fn the_parameters_of_a_type_not_used_are_not_read() {
+        let at = json!({"crate": "chrono", "version": "*", "path": "chrono::DateTime",
+                        "parameters": [{"x-rust-type": {"crate": "chrono", "version": "*", "path": "Utc"}}]});
+        let found = problems(member(at.clone()), &[]);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("the crate `chrono` is not registered"),
+            "{found:?}"
+        );
+        assert_eq!(problems(member(at), &[("chrono", "!")]), [""; 0]);
     }
 
     #[test]

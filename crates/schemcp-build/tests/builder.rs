@@ -340,6 +340,45 @@ fn a_malformed_rust_type_is_reported_in_its_own_file() {
     );
 }
 
+/// Each tool converts its own copy of a definition it shares; what is found in it was reported
+/// once per tool.
+#[test]
+fn a_finding_in_a_shared_definition_is_reported_once() {
+    let dir = scratch("shared-warnings");
+    let common = r##"{
+  "$defs": {
+    "Day": {
+      "type": "string",
+      "default": 3,
+      "x-rust-type": { "crate": "chrono", "version": "^0.4", "path": "chrono::NaiveDate" }
+    }
+  }
+}
+"##;
+    std::fs::write(dir.join("common.json"), common).unwrap();
+    for name in ["open", "close"] {
+        let tool = format!(
+            r##"{{"name": "{name}", "inputSchema": {{"type": "object",
+                "properties": {{"day": {{"$ref": "common.json#/$defs/Day"}}}}}}}}"##
+        );
+        std::fs::write(dir.join(format!("{name}.json")), tool).unwrap();
+    }
+    let generated = Builder::new().schemas_dir(&dir).generate().unwrap();
+    let warnings: Vec<String> = generated
+        .warnings
+        .iter()
+        .map(|w| format!("{} {} {}", w.file.display(), w.pointer, w.code))
+        .map(|w| w.replace(&format!("{}/", dir.display()), ""))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "common.json /$defs/Day/x-rust-type rust-type-ignored",
+            "common.json /$defs/Day/default invalid-default",
+        ]
+    );
+}
+
 #[test]
 fn mirror_is_refreshed_then_checked() {
     let dir = scratch("mirror");
