@@ -21,7 +21,7 @@ use schemcp_contract::keywords::ANNOTATIONS;
 use schemcp_contract::parallel;
 use serde_json::{Map, Value, json};
 
-use crate::schema::{for_each_child_mut, for_each_reached_subschema};
+use crate::schema::{for_each_child_mut, for_each_reached_subschema, for_each_subschema};
 use crate::types::{Kind, Problem, ToolSchemas};
 
 /// The extension's keyword.
@@ -199,7 +199,26 @@ fn check_schema(
     for (i, parameter) in parameters.iter().enumerate() {
         let here = format!("{at}/parameters/{i}");
         match parameter {
-            Value::Object(parameter) => check_schema(parameter, &here, t, crates, checked),
+            Value::Object(_) => for_each_subschema(parameter, &here, false, &mut |object, at| {
+                // The generator moves and renames definitions in the copy typify converts,
+                // and does not look inside the extension: a reference there named nothing.
+                if let Some(keyword) = ["$ref", "$dynamicRef"]
+                    .into_iter()
+                    .find(|k| object.contains_key(*k))
+                {
+                    checked.errors.push(problem(
+                        format!("{at}/{keyword}"),
+                        "invalid-rust-type",
+                        "a type parameter cannot refer to another schema: typify reads \
+                         parameters as written, apart from the definitions the generator \
+                         converts"
+                            .into(),
+                        "write the parameter's schema in place, or name its type with an \
+                         `x-rust-type` of its own",
+                    ));
+                }
+                check_schema(object, at, t, crates, checked);
+            }),
             Value::Bool(_) => {}
             _ => checked.errors.push(problem(
                 here,
@@ -405,6 +424,20 @@ mod tests {
             nullable_named_types(&mut schema);
             assert_eq!(schema, unchanged);
         }
+    }
+
+    #[test]
+    fn a_reference_in_a_type_parameter_is_an_error() {
+        let at = json!({"crate": "chrono", "version": "*", "path": "chrono::DateTime",
+                        "parameters": [{"type": "array", "items": {"$ref": "#/$defs/Zone"}}]});
+        assert_eq!(
+            problems(member(at), &[("chrono", "*")]),
+            [
+                "error /inputSchema/properties/day/x-rust-type/parameters/0/items/$ref a type \
+              parameter cannot refer to another schema: typify reads parameters as written, \
+              apart from the definitions the generator converts"
+            ]
+        );
     }
 
     #[test]
