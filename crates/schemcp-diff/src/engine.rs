@@ -15,9 +15,13 @@ fn inert(key: &str) -> bool {
     ANNOTATIONS.contains(&key)
         || matches!(
             key,
-            "$defs" | "definitions" | "$schema" | "$id" | "$anchor" | "$dynamicAnchor"
+            "$defs" | "definitions" | "$schema" | "$id" | "$anchor" | "$dynamicAnchor" | RUST_TYPE
         )
 }
+
+/// typify's extension naming the Rust type generated code uses for a schema: validators
+/// ignore it, so it changes what the server's own code holds, never what goes over the wire.
+const RUST_TYPE: &str = "x-rust-type";
 
 /// Keys this module understands, besides the counts (`keywords::COUNTS`); a difference in
 /// any other key is `unclassified`.
@@ -546,6 +550,7 @@ impl<'a> Ctx<'a> {
             ("writeOnly", "write-only"),
             ("description", "schema-description"),
             ("title", "schema-title"),
+            (RUST_TYPE, "rust-type"),
         ] {
             let (a, b) = (om.get(k), nm.get(k));
             if a != b {
@@ -557,6 +562,7 @@ impl<'a> Ctx<'a> {
                     ("read-only", ..) => "read-only-changed",
                     ("write-only", ..) => "write-only-changed",
                     ("schema-description", ..) => "schema-description-changed",
+                    ("rust-type", ..) => "rust-type-changed",
                     _ => "schema-title-changed",
                 };
                 self.push(
@@ -564,7 +570,16 @@ impl<'a> Ctx<'a> {
                     a.map(|_| kp(op, k)),
                     b.map(|_| kp(np, k)),
                     Effect::None,
-                    format!("`{k}` changed from {} to {}", show(a), show(b)),
+                    if k == RUST_TYPE {
+                        format!(
+                            "`{k}` changed from {} to {}: the Rust type the server's generated \
+                             code uses; validation and clients are unaffected",
+                            show(a),
+                            show(b)
+                        )
+                    } else {
+                        format!("`{k}` changed from {} to {}", show(a), show(b))
+                    },
                     path,
                     (vec![], vec![]),
                 );

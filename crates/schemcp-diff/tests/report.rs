@@ -202,6 +202,36 @@ fn tool_level_rules() {
     );
 }
 
+/// typify's `x-rust-type` names the Rust type the server's generated code uses: validators
+/// ignore it, so it is information, not an unclassified change to review by hand.
+#[test]
+fn a_rust_type_change_is_information() {
+    let day = |extension: Option<Value>| {
+        let mut d = json!({"type": "string", "format": "date"});
+        if let Some(extension) = extension {
+            d["x-rust-type"] = extension;
+        }
+        tools(json!([{"name": "t", "inputSchema": {"type": "object", "properties": {"d": d}}}]))
+    };
+    let naive = json!({"crate": "chrono", "version": "^0.4", "path": "chrono::NaiveDate"});
+    for (old, new) in [(None, Some(naive.clone())), (Some(naive), None)] {
+        let report = diff_tools(&day(old), &day(new));
+        let changes: Vec<_> = report
+            .changes
+            .iter()
+            .map(|c| (c.rule, c.severity))
+            .collect();
+        assert_eq!(changes, [("rust-type-changed", Severity::Info)]);
+    }
+    // Other extensions are still left for a person to judge.
+    let other = diff_tools(&day(None), &{
+        let mut t = day(None);
+        t[0]["inputSchema"]["properties"]["d"]["x-internal"] = json!(true);
+        t
+    });
+    assert_eq!(other.changes[0].rule, "unclassified");
+}
+
 #[test]
 fn ignores_and_exit_codes() {
     let mut r = mixed();
