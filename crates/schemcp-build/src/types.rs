@@ -108,7 +108,7 @@ pub(crate) struct Problem {
 pub(crate) struct Options {
     pub derives: Vec<String>,
     pub fallback_to_value: bool,
-    /// Crates whose types `x-rust-type` may name, with the version in use or `*`.
+    /// Crates whose types `x-rust-type` may name, with the version in use, `*` or `!`.
     pub extern_crates: BTreeMap<String, String>,
     /// Names the generated code gives its own items (the trait, `Dispatch`), which no type
     /// may take.

@@ -413,14 +413,19 @@ pub(crate) fn load(dir: &Path) -> Result<ContractSet, Diagnostics> {
             dir,
         )]));
     }
-    walk(dir, Path::new(""), &mut files, &mut problems);
+    let mut reading: Vec<PathBuf> = std::fs::canonicalize(dir).into_iter().collect();
+    walk(dir, Path::new(""), &mut reading, &mut files, &mut problems);
     load_inner(dir, files, problems)
 }
 
 /// Collects `*.json` files below `dir` in name order, so every run sees the same order.
+/// `reading` holds the real paths of the folders being read, outermost first: a link to one of
+/// them, or to a folder holding one, is a cycle, which was read without end (`self -> .` and
+/// `up -> ..` together made `schemcp check` hang).
 fn walk(
     dir: &Path,
     rel: &Path,
+    reading: &mut Vec<PathBuf>,
     files: &mut Vec<(PathBuf, String)>,
     problems: &mut Vec<Diagnostic>,
 ) {
@@ -445,13 +450,44 @@ fn walk(
     for name in entries {
         let rel = rel.join(&name);
         let path = dir.join(&rel);
+        let is_json = path.extension().is_some_and(|e| e == "json");
         // `metadata` follows symlinks, so a linked shared file counts like a copy.
-        let Ok(meta) = std::fs::metadata(&path) else {
-            continue;
+        let meta = match std::fs::metadata(&path) {
+            Ok(meta) => meta,
+            // A contract file that cannot be read is never skipped without a word (a link to
+            // nowhere, a link to itself).
+            Err(error) if is_json => {
+                let message = format!("cannot read `{}`: {error}", path.display());
+                problems.push(Diagnostic::new(
+                    Severity::Error,
+                    "unreadable",
+                    message,
+                    path,
+                ));
+                continue;
+            }
+            Err(_) => continue,
         };
         if meta.is_dir() {
-            walk(dir, &rel, files, problems);
-        } else if path.extension().is_some_and(|e| e == "json") {
+            let real = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            // A link to a folder being read, or to one that holds it, leads back to it.
+            if reading.iter().any(|open| open.starts_with(&real)) {
+                let message = format!(
+                    "`{}` links to `{}`, which holds the folder being read: reading it would \
+                     never end",
+                    path.display(),
+                    real.display()
+                );
+                problems.push(
+                    Diagnostic::new(Severity::Error, "unreadable", message, path)
+                        .with_help("remove the link, or link to a folder outside the schemas"),
+                );
+                continue;
+            }
+            reading.push(real);
+            walk(dir, &rel, reading, files, problems);
+            reading.pop();
+        } else if is_json {
             match std::fs::read_to_string(&path) {
                 Ok(text) => files.push((rel, text)),
                 Err(error) => {
@@ -588,9 +624,22 @@ fn invalid_json(path: &Path, source: &Arc<str>, error: &serde_json::Error) -> Di
         Some(at) => message[..at].to_string(),
         None => message,
     };
+    // Editors on Windows save one; serde_json's "expected value" at 1:1 did not say so.
+    let (message, help) = if source.starts_with('\u{feff}') {
+        (
+            "not valid JSON: the file starts with a byte order mark (U+FEFF)".to_string(),
+            "save it as UTF-8 without a byte order mark: TypeScript's and Python's JSON \
+             parsers refuse one too",
+        )
+    } else {
+        (
+            message,
+            "contract files are strict JSON: no comments, no trailing commas",
+        )
+    };
     Diagnostic::new(Severity::Error, "invalid-json", message, path)
         .at_span(source, "", start..end)
-        .with_help("contract files are strict JSON: no comments, no trailing commas")
+        .with_help(help)
 }
 
 /// Tools have `inputSchema`; files other files reference are definitions; the rest is an error.

@@ -28,6 +28,90 @@ fn errors(case: &str) -> String {
     }
 }
 
+/// A folder under the test's scratch space, emptied.
+#[cfg(unix)]
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("schemcp-contract")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Links that lead back into the folder being read were followed without end: with both of
+/// these, `schemcp check` ran until killed.
+#[cfg(unix)]
+#[test]
+fn links_back_into_the_folder_are_errors_not_endless_reads() {
+    use std::os::unix::fs::symlink;
+    let root = scratch("link-cycles");
+    let schemas = root.join("schemas");
+    std::fs::create_dir(&schemas).unwrap();
+    let tool = r#"{"name": "t", "inputSchema": {"type": "object"}}"#;
+    std::fs::write(schemas.join("t.json"), tool).unwrap();
+    symlink(".", schemas.join("self")).unwrap();
+    symlink("..", schemas.join("up")).unwrap();
+    let diagnostics = load(&schemas).expect_err("links back must be errors");
+    let real = std::fs::canonicalize(&schemas).unwrap();
+    let lines: Vec<String> = diagnostics
+        .0
+        .iter()
+        .map(|d| format!("{} {} {}", d.file.display(), d.code, d.message))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            format!(
+                "{0}/self unreadable `{0}/self` links to `{1}`, which holds the folder being \
+                 read: reading it would never end",
+                schemas.display(),
+                real.display()
+            ),
+            format!(
+                "{0}/up unreadable `{0}/up` links to `{1}`, which holds the folder being read: \
+                 reading it would never end",
+                schemas.display(),
+                real.parent().unwrap().display()
+            ),
+        ]
+    );
+}
+
+/// A `*.json` link that leads nowhere was skipped without a word; a link to a file or folder
+/// elsewhere is read like a copy.
+#[cfg(unix)]
+#[test]
+fn a_contract_file_that_cannot_be_read_is_never_skipped() {
+    use std::os::unix::fs::symlink;
+    let root = scratch("dangling-links");
+    let (schemas, shared, more) = (root.join("schemas"), root.join("shared"), root.join("more"));
+    for dir in [&schemas, &shared, &more] {
+        std::fs::create_dir(dir).unwrap();
+    }
+    let tool = |name: &str| format!(r#"{{"name": "{name}", "inputSchema": {{"type": "object"}}}}"#);
+    std::fs::write(schemas.join("own.json"), tool("own")).unwrap();
+    std::fs::write(shared.join("one.json"), tool("linked")).unwrap();
+    std::fs::write(more.join("nested.json"), tool("nested")).unwrap();
+    symlink(shared.join("one.json"), schemas.join("linked.json")).unwrap();
+    symlink(&more, schemas.join("more")).unwrap();
+    let set = load(&schemas).unwrap();
+    let mut names: Vec<&str> = set.tools.iter().map(|t| t.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["linked", "nested", "own"]);
+    std::fs::remove_file(shared.join("one.json")).unwrap();
+    let diagnostics = load(&schemas).expect_err("a dangling link must be an error");
+    assert_eq!(diagnostics.0.len(), 1, "{}", diagnostics.one_line());
+    let d = &diagnostics.0[0];
+    assert_eq!(d.code, "unreadable");
+    assert!(d.file.ends_with("schemas/linked.json"), "{d:?}");
+    assert!(
+        d.message.contains("No such file or directory"),
+        "{}",
+        d.message
+    );
+}
+
 #[test]
 fn invalid_json_points_at_serde_json_position() {
     assert_eq!(
