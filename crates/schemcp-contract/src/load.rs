@@ -437,12 +437,7 @@ fn walk(
             .collect::<Vec<_>>(),
         Err(error) => {
             let message = format!("cannot read folder `{}`: {error}", here.display());
-            problems.push(Diagnostic::new(
-                Severity::Error,
-                "unreadable",
-                message,
-                here,
-            ));
+            problems.push(unreadable(message, here));
             return;
         }
     };
@@ -457,11 +452,8 @@ fn walk(
             // A contract file that cannot be read is never skipped without a word (a link to
             // nowhere, a link to itself).
             Err(error) if is_json => {
-                let message = format!("cannot read `{}`: {error}", path.display());
-                problems.push(Diagnostic::new(
-                    Severity::Error,
-                    "unreadable",
-                    message,
+                problems.push(unreadable(
+                    format!("cannot read `{}`: {error}", path.display()),
                     path,
                 ));
                 continue;
@@ -479,7 +471,7 @@ fn walk(
                     real.display()
                 );
                 problems.push(
-                    Diagnostic::new(Severity::Error, "unreadable", message, path)
+                    unreadable(message, path)
                         .with_help("remove the link, or link to a folder outside the schemas"),
                 );
                 continue;
@@ -492,16 +484,16 @@ fn walk(
                 Ok(text) => files.push((rel, text)),
                 Err(error) => {
                     let message = format!("cannot read `{}`: {error}", path.display());
-                    problems.push(Diagnostic::new(
-                        Severity::Error,
-                        "unreadable",
-                        message,
-                        path,
-                    ));
+                    problems.push(unreadable(message, path));
                 }
             }
         }
     }
+}
+
+/// The error for a file or folder of the schemas that cannot be read.
+fn unreadable(message: String, path: PathBuf) -> Diagnostic {
+    Diagnostic::new(Severity::Error, "unreadable", message, path)
 }
 
 pub(crate) fn load_sources(
