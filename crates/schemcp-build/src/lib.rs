@@ -40,6 +40,7 @@
 mod branch_kinds;
 mod checks;
 mod derived_names;
+mod doc_text;
 mod emit;
 mod examples;
 mod fields;
@@ -541,7 +542,10 @@ impl Builder {
                     .tool
                     .get("description")
                     .and_then(serde_json::Value::as_str)
-                    .map(|d| d.lines().map(|line| format!(" {line}")).collect())
+                    .map(|d| {
+                        let d = doc_text::untested(d).unwrap_or_else(|| d.to_string());
+                        d.lines().map(|line| format!(" {line}")).collect()
+                    })
                     .unwrap_or_default(),
                 input,
                 output,

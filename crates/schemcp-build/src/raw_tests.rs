@@ -2785,3 +2785,27 @@ fn nullable_roots_and_definitions_as_typify_reads_them_are_typed() {
         );
     }
 }
+
+/// A description is Markdown for people; a code block in it that rustdoc would compile (a
+/// fence without a language, an indented block) made the package's `cargo test` fail in a
+/// doctest of the generated file (seen with `examples/weather`). Such blocks are `text`.
+#[test]
+fn code_blocks_in_descriptions_are_never_doctests() {
+    let mut input = object(json!({ "city": {
+        "type": "string",
+        "description": "For example:\n```\nLondon\n```\nor\n\n    Reykjavik"
+    } }));
+    input["description"] = json!("Asks for:\n```json\n{\"city\": \"London\"}\n```");
+    let mut tool = tool("t", input, None);
+    tool["description"] = json!("Weather.\n```no_run\nweather London\n```");
+    let (code, _) = generate(&builder(), &[tool], &[]).unwrap();
+    let fenced = code.matches("```text\n").count();
+    assert_eq!(fenced, 3, "{code}");
+    assert!(code.contains("```text\n    Reykjavik\n```"), "{code}");
+    // A block that names another language is left as written.
+    assert!(code.contains("```json\n"), "{code}");
+    assert!(
+        !code.contains("```\nLondon") && !code.contains("no_run"),
+        "{code}"
+    );
+}

@@ -113,6 +113,18 @@ impl VisitMut for Rewriter {
     }
 
     fn visit_attribute_mut(&mut self, attr: &mut syn::Attribute) {
+        // typify writes each description as one `#[doc]`; see `doc_text`.
+        if let syn::Meta::NameValue(doc) = &mut attr.meta
+            && doc.path.is_ident("doc")
+            && let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) = &mut doc.value
+            && let Some(untested) = crate::doc_text::untested(&text.value())
+        {
+            *text = syn::LitStr::new(&untested, text.span());
+            return;
+        }
         if let syn::Meta::List(list) = &mut attr.meta {
             if list.path.is_ident("derive") {
                 // Derive lists are tokens too. They name plain paths, so the token-level

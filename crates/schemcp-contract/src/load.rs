@@ -623,6 +623,12 @@ fn invalid_json(path: &Path, source: &Arc<str>, error: &serde_json::Error) -> Di
             "save it as UTF-8 without a byte order mark: TypeScript's and Python's JSON \
              parsers refuse one too",
         )
+    } else if error.to_string().starts_with("recursion limit exceeded") {
+        (
+            message,
+            "serde_json reads at most 128 nested arrays and objects; move deep parts into \
+             `$defs` and refer to them",
+        )
     } else {
         (
             message,

@@ -120,6 +120,30 @@ fn invalid_json_points_at_serde_json_position() {
     );
 }
 
+/// serde_json stops at 128 levels of nesting; its message alone left the strict-JSON help,
+/// which does not apply.
+#[test]
+fn nesting_past_serde_jsons_limit_says_so() {
+    let deep = format!(
+        r#"{{"name": "deep", "inputSchema": {}{}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let diagnostics = load_files(&[("deep.json", &deep)]).expect_err("too deep to read");
+    let d = &diagnostics.0[0];
+    assert_eq!(
+        (d.code, d.message.as_str()),
+        ("invalid-json", "not valid JSON: recursion limit exceeded")
+    );
+    assert!(
+        d.help
+            .as_deref()
+            .unwrap()
+            .starts_with("serde_json reads at most 128 nested"),
+        "{d:?}"
+    );
+}
+
 #[test]
 fn missing_input_schema_points_at_the_file_start() {
     assert_eq!(
