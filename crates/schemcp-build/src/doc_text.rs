@@ -26,11 +26,8 @@ const RUST_ATTRIBUTES: &[&str] = &[
     "edition2024",
 ];
 
-/// `doc` with every code block rustdoc would test marked `text`; `None` when there is none.
-///
-/// ```ignore
-/// assert_eq!(untested("a\n```\nLondon\n```").unwrap(), "a\n```text\nLondon\n```");
-/// ```
+/// `doc` with every code block rustdoc would test marked `text` (`a` then a bare fence around
+/// `London` becomes the same with the fence opened as `` ```text ``); `None` when there is none.
 pub(crate) fn untested(doc: &str) -> Option<String> {
     enum State {
         Prose,
