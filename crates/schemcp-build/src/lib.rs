@@ -411,15 +411,16 @@ impl Builder {
             )));
         }
 
-        if let Some((name, version)) = self
-            .extern_crates
-            .iter()
-            .find(|(_, version)| typify::CrateVers::parse(version).is_none())
-        {
-            return Err(Failure::Config(format!(
-                "extern_crate(\"{name}\", \"{version}\"): the version must be the one in use, \
-                 such as \"0.4.38\", \"*\" for any, or \"!\" for none"
-            )));
+        // Read once, for the `x-rust-type` check and for typify's settings alike.
+        let mut extern_crates = BTreeMap::new();
+        for (name, version) in &self.extern_crates {
+            let Some(parsed) = typify::CrateVers::parse(version) else {
+                return Err(Failure::Config(format!(
+                    "extern_crate(\"{name}\", \"{version}\"): the version must be the one in \
+                     use, such as \"0.4.38\", \"*\" for any, or \"!\" for none"
+                )));
+            };
+            extern_crates.insert(name.clone(), parsed);
         }
 
         let mut problems = Vec::new();
@@ -468,7 +469,7 @@ impl Builder {
         let options = types::Options {
             derives: self.derives.clone(),
             fallback_to_value: self.fallback_to_value,
-            extern_crates: self.extern_crates.clone(),
+            extern_crates,
             // typify's code names `String`, `Ok` and `Err` without a path (`TryFrom<String>`,
             // `Ok(Self(value))`): a type of one of those names took their place, and the
             // code did not compile.
@@ -476,7 +477,7 @@ impl Builder {
                 .map(String::from)
                 .into(),
         };
-        let named = rust_types::check(&schemas, &self.extern_crates);
+        let named = rust_types::check(&schemas, &options.extern_crates);
         if !named.errors.is_empty() {
             return Err(Failure::Problems(named.errors));
         }

@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 use schemcp_contract::keywords::ANNOTATIONS;
 use schemcp_contract::parallel;
 use serde_json::{Map, Value, json};
+use typify::CrateVers;
 
 use crate::schema::{for_each_child_mut, for_each_reached_subschema, for_each_subschema};
 use crate::types::{Kind, Problem, ToolSchemas};
@@ -39,8 +40,8 @@ pub(crate) struct Checked {
 }
 
 /// Every `x-rust-type` in the tools' schemas, each checked against the crates registered with
-/// the builder (`name` → the version in use, `"*"` for any or `"!"` for none).
-pub(crate) fn check(tools: &[ToolSchemas<'_>], crates: &BTreeMap<String, String>) -> Checked {
+/// the builder (`name` → the version in use, any or none).
+pub(crate) fn check(tools: &[ToolSchemas<'_>], crates: &BTreeMap<String, CrateVers>) -> Checked {
     let indices: Vec<usize> = (0..tools.len()).collect();
     let mut checked = Checked::default();
     for one in parallel::map(&indices, |&t| check_tool(t, &tools[t], crates)) {
@@ -51,7 +52,7 @@ pub(crate) fn check(tools: &[ToolSchemas<'_>], crates: &BTreeMap<String, String>
 }
 
 /// [`check`] for the schemas of tool `t`.
-fn check_tool(t: usize, tool: &ToolSchemas<'_>, crates: &BTreeMap<String, String>) -> Checked {
+fn check_tool(t: usize, tool: &ToolSchemas<'_>, crates: &BTreeMap<String, CrateVers>) -> Checked {
     let mut checked = Checked::default();
     for (kind, schema) in [(Kind::Input, Some(tool.input)), (Kind::Output, tool.output)] {
         let Some(schema) = schema else {
@@ -70,7 +71,7 @@ fn check_schema(
     object: &Map<String, Value>,
     at: &str,
     t: usize,
-    crates: &BTreeMap<String, String>,
+    crates: &BTreeMap<String, CrateVers>,
     checked: &mut Checked,
 ) {
     let Some(extension) = object.get(EXTENSION) else {
@@ -155,7 +156,7 @@ fn check_schema(
         ));
         return;
     }
-    let used = match crates.get(krate).map(String::as_str) {
+    let used = match crates.get(krate) {
         None => {
             checked.warnings.push(problem(
                 at.clone(),
@@ -172,11 +173,10 @@ fn check_schema(
             ));
             false
         }
-        Some("!") => false,
-        Some("*") => true,
-        Some(registered) => {
-            let accepted = semver::Version::parse(registered)
-                .is_ok_and(|registered| requirement.matches(&registered));
+        Some(CrateVers::Never) => false,
+        Some(CrateVers::Any) => true,
+        Some(CrateVers::Version(registered)) => {
+            let accepted = requirement.matches(registered);
             if !accepted {
                 checked.warnings.push(problem(
                     format!("{at}/version"),
@@ -308,7 +308,7 @@ mod tests {
         };
         let crates = crates
             .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .map(|(k, v)| (k.to_string(), CrateVers::parse(v).unwrap()))
             .collect();
         let checked = check(&[tool], &crates);
         let show = |kind: &str, p: &Problem| format!("{kind} {} {}", p.pointer, p.message);

@@ -108,8 +108,8 @@ pub(crate) struct Problem {
 pub(crate) struct Options {
     pub derives: Vec<String>,
     pub fallback_to_value: bool,
-    /// Crates whose types `x-rust-type` may name, with the version in use, `*` or `!`.
-    pub extern_crates: BTreeMap<String, String>,
+    /// Crates whose types `x-rust-type` may name, with the version in use, any or none.
+    pub extern_crates: BTreeMap<String, typify::CrateVers>,
     /// Names the generated code gives its own items (the trait, `Dispatch`), which no type
     /// may take.
     pub reserved: Vec<String>,
@@ -1821,10 +1821,8 @@ impl Plan<'_> {
         // `x-rust-type` names the runtime's `PrefixN` for `prefixItems` of variable length.
         settings.with_crate("schemcp-runtime", typify::CrateVers::Any, None);
         for (name, version) in &self.options.extern_crates {
-            if let Some(version) = typify::CrateVers::parse(version) {
-                let marked = crate::rewrite::extern_marked(name);
-                settings.with_crate(name, version, Some(&marked));
-            }
+            let marked = crate::rewrite::extern_marked(name);
+            settings.with_crate(name, version.clone(), Some(&marked));
         }
         for derive in &self.options.derives {
             settings.with_derive(derive.clone());

@@ -315,16 +315,16 @@ impl Files {
             .collect()
     }
 
-    /// Whether `target` is a subschema its file's schema roots hold where a schema goes (which
-    /// the meta-schema, from the root, already checks), not kept elsewhere.
-    fn in_schema_position(&self, target: &Target) -> bool {
-        self.schema_roots(target.file).iter().any(|(root, value)| {
-            let mut found = false;
-            schema::visit(value, root, Walk::All, &mut |at, _| {
-                found |= at == target.pointer;
+    /// The pointers of every subschema file `file`'s schema roots hold where a schema goes,
+    /// which the meta-schema, from the root, already checks.
+    fn schema_positions(&self, file: usize) -> BTreeSet<String> {
+        let mut positions = BTreeSet::new();
+        for (root, value) in self.schema_roots(file) {
+            schema::visit(value, &root, Walk::All, &mut |at, _| {
+                positions.insert(at.to_string());
             });
-            found
-        })
+        }
+        positions
     }
 
     fn schema_roots(&self, file: usize) -> Vec<(String, &Value)> {
@@ -570,7 +570,21 @@ fn load_inner(
     // is checked once, on its own.
     reached.sort();
     reached.dedup();
-    for target in reached.iter().filter(|t| !files.in_schema_position(t)) {
+    // Sorted by file: each file's positions are walked once, not once per target in it.
+    let mut positions: Option<(usize, BTreeSet<String>)> = None;
+    for target in &reached {
+        if positions
+            .as_ref()
+            .is_none_or(|(file, _)| *file != target.file)
+        {
+            positions = Some((target.file, files.schema_positions(target.file)));
+        }
+        if positions
+            .as_ref()
+            .is_some_and(|(_, held)| held.contains(&target.pointer))
+        {
+            continue;
+        }
         invalid_schema(
             &files,
             target.file,
@@ -623,7 +637,7 @@ fn invalid_json(path: &Path, source: &Arc<str>, error: &serde_json::Error) -> Di
             "save it as UTF-8 without a byte order mark: TypeScript's and Python's JSON \
              parsers refuse one too",
         )
-    } else if error.to_string().starts_with("recursion limit exceeded") {
+    } else if message.ends_with("recursion limit exceeded") {
         (
             message,
             "serde_json reads at most 128 nested arrays and objects; move deep parts into \
