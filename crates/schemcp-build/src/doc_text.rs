@@ -1,13 +1,27 @@
-//! Doc comments written from schema descriptions, kept out of the package's doctests.
+//! Doc comments written from schema descriptions, shown by rustdoc as they were written.
 //!
-//! rustdoc compiles and runs every code block in a doc comment that does not name another
-//! language: a fence without an info string (`` ``` ``), one naming only rustdoc's own
-//! attributes (`ignore`, `no_run`, ...), and a block indented four spaces. A description is
-//! Markdown written for people and other languages (`` ```\nLondon\n``` ``), and the generated
-//! code lives in the user's crate, so such a block made `cargo test` fail in a doctest of the
-//! generated file (seen with `examples/weather`). Each is marked `text`, which rustdoc shows as
-//! is and never compiles; blocks that name a language (`` ```json ``) are left alone. prost-build
-//! does the same with protobuf comments.
+//! A description is Markdown written for people, for models and for other languages' tools, and
+//! the generated code lives in the user's crate, where rustdoc reads it by its own rules:
+//! - a code block that names no other language (a bare fence, one naming only rustdoc's own
+//!   attributes such as `ignore`, a block indented four spaces) is compiled and run as a doctest,
+//!   so the package's `cargo test` failed on a description's example (seen with
+//!   `examples/weather`);
+//! - `[word]` is an intra-doc link: it silently links to any item of that name (`[Vec]`), or is
+//!   an `unresolved link` warning (`[1]`); so is a link whose target reads as a Rust path
+//!   (`[the guide](guide)`);
+//! - a URL that is not a link is a `bare_urls` warning;
+//! - HTML is rendered: `City <name>` shows as `City `, with an `unclosed HTML tag` warning.
+//!
+//! So Rust code blocks are marked `text` (indented ones fenced as `text`), the brackets of text and
+//! of such links and the `<` of HTML are escaped with a backslash, and bare URLs become autolinks
+//! (`<https://...>`), as prost-build does with protobuf comments. The page shows the description
+//! as written, and a package that denies rustdoc's warnings still builds its docs. Descriptions
+//! are parsed with pulldown-cmark, the parser rustdoc uses, so a block inside a list or a quote is
+//! found where rustdoc finds it, and prose is never taken for code.
+
+use std::ops::Range;
+
+use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 /// Info-string words rustdoc reads as a Rust code block's attributes: a fence with only these
 /// is compiled and run.
@@ -26,79 +40,263 @@ const RUST_ATTRIBUTES: &[&str] = &[
     "edition2024",
 ];
 
-/// `doc` with every code block rustdoc would test marked `text` (`a` then a bare fence around
-/// `London` becomes the same with the fence opened as `` ```text ``); `None` when there is none.
-pub(crate) fn untested(doc: &str) -> Option<String> {
-    enum State {
-        Prose,
-        /// Inside a fenced block, closed by a line of at least this many of this character.
-        Fenced(char, usize),
-        /// Inside an indented block this module fenced.
-        Indented,
-    }
-    let mut out = String::with_capacity(doc.len() + 16);
-    let mut state = State::Prose;
-    let mut changed = false;
-    let mut previous_blank = true;
-    for line in doc.split('\n') {
-        let text = line.trim_start_matches([' ', '\t']);
-        // Markdown counts a tab as reaching the next multiple of four columns.
-        let indent = line[..line.len() - text.len()]
-            .chars()
-            .fold(0, |column, c| {
-                if c == '\t' {
-                    column / 4 * 4 + 4
-                } else {
-                    column + 1
-                }
-            });
-        let blank = text.trim().is_empty();
-        if let State::Indented = state
-            && (blank || indent < 4)
-        {
-            out.push_str("```\n");
-            state = State::Prose;
+/// `doc` rewritten so that rustdoc shows it as written and neither tests, links nor warns about
+/// any of it (`City <name>, see https://example.com` becomes
+/// `City \<name>, see <https://example.com>`); `None` when it needs no change.
+pub(crate) fn for_rustdoc(doc: &str) -> Option<String> {
+    let mut rewritten: Option<String> = None;
+    // Escaping an HTML block's `<` makes it a paragraph, whose brackets and URLs then need the
+    // same care, so passes repeat until one changes nothing. Each pass only escapes syntax the
+    // previous one left, so two or three suffice; the bound only guards against a bug.
+    for _ in 0..8 {
+        let current = rewritten.as_deref().unwrap_or(doc);
+        let mut edits = edits(current);
+        if edits.is_empty() {
+            break;
         }
-        match state {
-            State::Fenced(fence, length) => {
-                let run = text.chars().take_while(|&c| c == fence).count();
-                if indent < 4 && run >= length && text[run..].trim().is_empty() {
-                    state = State::Prose;
-                }
-                out.push_str(line);
-            }
-            State::Indented => out.push_str(line),
-            State::Prose => {
-                let fence = text.chars().next().filter(|c| matches!(c, '`' | '~'));
-                let run = fence.map_or(0, |f| text.chars().take_while(|&c| c == f).count());
-                if let Some(fence) = fence.filter(|_| indent < 4 && run >= 3) {
-                    let info = &text[run..];
-                    state = State::Fenced(fence, run);
-                    if is_rust(info) {
-                        out.push_str(&line[..line.len() - text.len() + run]);
-                        out.push_str("text");
-                        changed = true;
-                    } else {
-                        out.push_str(line);
+        rewritten = Some(apply(current, &mut edits));
+    }
+    rewritten
+}
+
+/// The Markdown extensions rustdoc enables, less smart punctuation, which changes no structure.
+fn options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_TASKLISTS
+}
+
+/// Text to write in place of a range of the description (at an empty range: to insert).
+struct Edit {
+    at: Range<usize>,
+    with: String,
+}
+
+fn insert(at: usize, with: &str) -> Edit {
+    Edit {
+        at: at..at,
+        with: with.to_string(),
+    }
+}
+
+/// What one pass over `doc` changes.
+fn edits(doc: &str) -> Vec<Edit> {
+    let mut edits = Vec::new();
+    let mut in_code = false;
+    // For each link or image being read: where it starts, if it is a link rustdoc would resolve
+    // as an item path.
+    let mut links: Vec<Option<usize>> = Vec::new();
+    // Where the last event ended: a link's text closes at the first `]` after its last event.
+    let mut last_end = 0;
+    // Adjoining text outside code (pulldown-cmark splits it at brackets, escapes and entities),
+    // and whether it is a link's text.
+    let mut run: Option<(Range<usize>, bool)> = None;
+    for (event, range) in Parser::new_ext(doc, options()).into_offset_iter() {
+        let prose = matches!(event, Event::Text(_)) && !in_code;
+        if let Some((text, in_link)) = run.take_if(|(text, _)| !prose || text.end != range.start) {
+            edits.extend(prose_edits(doc, text, in_link));
+        }
+        match event {
+            Event::Start(Tag::CodeBlock(kind)) => {
+                in_code = true;
+                match kind {
+                    CodeBlockKind::Fenced(info) if is_rust(&info) => {
+                        edits.push(info_as_text(doc, range.start));
                     }
-                } else if indent >= 4 && !blank && previous_blank {
-                    out.push_str("```text\n");
-                    out.push_str(line);
-                    state = State::Indented;
-                    changed = true;
-                } else {
-                    out.push_str(line);
+                    CodeBlockKind::Fenced(_) => {}
+                    CodeBlockKind::Indented => edits.extend(fenced_as_text(doc, range.clone())),
                 }
             }
+            Event::End(TagEnd::CodeBlock) => in_code = false,
+            Event::Start(Tag::Link { ref dest_url, .. }) => {
+                links.push(item_path(dest_url).then_some(range.start));
+                last_end = range.start + 1;
+                continue;
+            }
+            Event::Start(Tag::Image { .. }) => {
+                links.push(None);
+                last_end = range.start + 1;
+                continue;
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                if let Some(Some(start)) = links.pop()
+                    && let Some(close) = doc[last_end..range.end].find(']')
+                {
+                    edits.push(insert(start, "\\"));
+                    edits.push(insert(last_end + close, "\\"));
+                }
+            }
+            Event::Text(_) if prose => {
+                run = Some(match run.take() {
+                    Some((text, in_link)) => (text.start..range.end, in_link),
+                    None => (range.clone(), !links.is_empty()),
+                });
+            }
+            Event::Html(_) | Event::InlineHtml(_) => {
+                edits.extend(
+                    doc[range.clone()]
+                        .match_indices('<')
+                        .map(|(at, _)| insert(range.start + at, "\\")),
+                );
+            }
+            _ => {}
         }
-        out.push('\n');
-        previous_blank = blank;
+        last_end = range.end;
     }
-    out.pop();
-    if let State::Indented = state {
-        out.push_str("\n```");
+    if let Some((text, in_link)) = run {
+        edits.extend(prose_edits(doc, text, in_link));
     }
-    changed.then_some(out)
+    edits
+}
+
+/// `doc` with `edits` made, in order of position (edits at one position in the order found).
+fn apply(doc: &str, edits: &mut [Edit]) -> String {
+    edits.sort_by_key(|edit| edit.at.start);
+    let mut out = String::with_capacity(doc.len() + 8 * edits.len());
+    let mut from = 0;
+    for edit in edits.iter() {
+        out.push_str(&doc[from..edit.at.start]);
+        out.push_str(&edit.with);
+        from = edit.at.end;
+    }
+    out.push_str(&doc[from..]);
+    out
+}
+
+/// Text outside code: bare URLs become autolinks (not inside a link's text, where a link cannot
+/// nest), and brackets not already escaped are escaped (not inside those URLs, where an autolink
+/// would show the backslash).
+fn prose_edits(doc: &str, text: Range<usize>, in_link: bool) -> Vec<Edit> {
+    let urls = if in_link {
+        Vec::new()
+    } else {
+        bare_urls(doc, text.clone())
+    };
+    let mut edits = Vec::new();
+    for url in &urls {
+        edits.push(insert(url.start, "<"));
+        edits.push(insert(url.end, ">"));
+    }
+    for (offset, byte) in doc[text.clone()].bytes().enumerate() {
+        let at = text.start + offset;
+        // pulldown-cmark leaves an escaping backslash out of the text, so only a bracket at the
+        // start of the run can follow one.
+        let escaped = offset == 0 && doc[..at].ends_with('\\');
+        if matches!(byte, b'[' | b']') && !escaped && !urls.iter().any(|url| url.contains(&at)) {
+            edits.push(insert(at, "\\"));
+        }
+    }
+    edits
+}
+
+/// The `http://` and `https://` URLs in `doc[text]`, less trailing punctuation as GitHub's
+/// Markdown leaves it out (`see https://example.com.` ends before the dot).
+fn bare_urls(doc: &str, text: Range<usize>) -> Vec<Range<usize>> {
+    let slice = &doc[text.clone()];
+    let mut urls = Vec::new();
+    let mut from = 0;
+    while let Some(found) = slice[from..].find("http") {
+        let start = from + found;
+        let rest = &slice[start..];
+        let Some(scheme) = ["https://", "http://"]
+            .into_iter()
+            .find(|scheme| rest.starts_with(scheme))
+        else {
+            from = start + 4;
+            continue;
+        };
+        let host = start + scheme.len();
+        let body_end = slice[host..]
+            .find(|c: char| {
+                c.is_whitespace()
+                    || c.is_control()
+                    || matches!(c, '<' | '>' | '"' | '`' | '[' | ']')
+            })
+            .map_or(slice.len(), |n| host + n);
+        let mut end = body_end;
+        while end > host {
+            let url = &slice[start..end];
+            let drop = match url.as_bytes()[url.len() - 1] {
+                b'.' | b',' | b':' | b';' | b'!' | b'?' | b'*' | b'_' | b'~' | b'\'' => true,
+                b')' => url.matches(')').count() > url.matches('(').count(),
+                _ => false,
+            };
+            if !drop {
+                break;
+            }
+            end -= 1;
+        }
+        if end > host {
+            urls.push(text.start + start..text.start + end);
+        }
+        from = body_end.max(host);
+    }
+    urls
+}
+
+/// A fenced block's info string replaced by `text`; `start` is its opening fence.
+fn info_as_text(doc: &str, start: usize) -> Edit {
+    let line_end = doc[start..].find('\n').map_or(doc.len(), |n| start + n);
+    let fence = doc.as_bytes()[start];
+    let info = start
+        + doc[start..line_end]
+            .bytes()
+            .take_while(|&b| b == fence)
+            .count();
+    Edit {
+        at: info..line_end,
+        with: "text".into(),
+    }
+}
+
+/// An indented block (`block`: from its first line's code to the end of its last line) fenced
+/// as `text`, its lines kept as they are. The fences stand four columns left of the code, after
+/// the first line's quote markers or list indentation, so the block stays where it was.
+fn fenced_as_text(doc: &str, block: Range<usize>) -> [Edit; 2] {
+    let line_start = doc[..block.start].rfind('\n').map_or(0, |n| n + 1);
+    let lead = &doc[line_start..block.start];
+    let fence_column = column(lead).saturating_sub(4);
+    let mut prefix = String::new();
+    for (offset, c) in lead.char_indices() {
+        if column(&lead[..offset + c.len_utf8()]) > fence_column {
+            break;
+        }
+        prefix.push(c);
+    }
+    while column(&prefix) < fence_column {
+        prefix.push(' ');
+    }
+    // Longer than any run of backticks in the code, so nothing in it closes the fence.
+    let longest = doc[block.clone()]
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    let close = if doc[..block.end].ends_with('\n') {
+        format!("{prefix}{fence}\n")
+    } else {
+        format!("\n{prefix}{fence}")
+    };
+    [
+        insert(line_start, &format!("{prefix}{fence}text\n")),
+        Edit {
+            at: block.end..block.end,
+            with: close,
+        },
+    ]
+}
+
+/// The column `text` ends at, with tabs reaching the next multiple of four as in Markdown.
+fn column(text: &str) -> usize {
+    text.chars().fold(0, |column, c| {
+        if c == '\t' {
+            column / 4 * 4 + 4
+        } else {
+            column + 1
+        }
+    })
 }
 
 /// Whether rustdoc reads a fence with this info string as Rust.
@@ -108,9 +306,28 @@ fn is_rust(info: &str) -> bool {
         .all(|word| RUST_ATTRIBUTES.contains(&word))
 }
 
+/// Whether rustdoc would try to resolve a link to `dest` as an item path (`guide`, `Vec`,
+/// `crate::Type#method`): its check lets through only these characters, and no `/`.
+fn item_path(dest: &str) -> bool {
+    let dest = dest.replace('`', "");
+    let path = dest.split('#').next().unwrap_or_default().trim();
+    !path.is_empty()
+        && path
+            .chars()
+            .all(|c| c.is_alphanumeric() || ":_<>, !*&;@()".contains(c))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::untested;
+    use super::for_rustdoc;
+    use super::for_rustdoc as untested;
+
+    /// `doc` as rustdoc will be given it; checks that a second pass changes nothing.
+    fn shown(doc: &str) -> String {
+        let out = for_rustdoc(doc).unwrap_or_else(|| doc.to_string());
+        assert_eq!(for_rustdoc(&out), None, "a second pass changed {out:?}");
+        out
+    }
 
     #[test]
     fn fences_rustdoc_would_compile_are_text() {
@@ -158,5 +375,95 @@ mod tests {
         }
         // A fence inside another (longer) fence is content.
         assert_eq!(untested("````markdown\n```\nx\n```\n````"), None);
+    }
+
+    #[test]
+    fn brackets_are_text_not_intra_doc_links() {
+        assert_eq!(
+            shown("Mirrors [Issue::state]; see [1] and [Vec]."),
+            r"Mirrors \[Issue::state\]; see \[1\] and \[Vec\]."
+        );
+        // Undefined reference links are text too; escaped brackets and a literal backslash stay.
+        assert_eq!(shown("[a][ref] [b][]"), r"\[a\]\[ref\] \[b\]\[\]");
+        assert_eq!(shown(r"\[x\] and \\[y]"), r"\[x\] and \\\[y\]");
+        // In inline code nothing is a link.
+        assert_eq!(for_rustdoc("`v[0]` and `[x]`"), None);
+    }
+
+    #[test]
+    fn links_rustdoc_would_resolve_as_paths_are_text() {
+        assert_eq!(
+            shown("as [the guide](guide) says"),
+            r"as \[the guide\](guide) says"
+        );
+        assert_eq!(shown("[*see*](Vec)"), r"\[*see*\](Vec)");
+        // Links to pages, fragments and defined references stay links.
+        for doc in [
+            "[the API](https://example.com/api)",
+            "[notes](docs/notes.md) and [below](#limits)",
+            "See [the API][api].\n\n[api]: https://example.com/api",
+            "<https://example.com>",
+        ] {
+            assert_eq!(for_rustdoc(doc), None, "{doc:?}");
+        }
+    }
+
+    #[test]
+    fn bare_urls_become_autolinks() {
+        assert_eq!(
+            shown("See https://example.com/api."),
+            "See <https://example.com/api>."
+        );
+        assert_eq!(
+            shown("(see http://a.example/x_(y)), then https://b.example?"),
+            "(see <http://a.example/x_(y)>), then <https://b.example>?"
+        );
+        // A URL that runs into a placeholder ends there; the placeholder is text.
+        assert_eq!(
+            shown("https://example.com/<owner>/issues"),
+            r"<https://example.com/>\<owner>/issues"
+        );
+        // Not inside a link's text, code, or a scheme alone.
+        for doc in [
+            "[https://example.com](https://example.com)",
+            "`curl https://example.com`",
+            "http:// alone, httpd and https",
+        ] {
+            assert_eq!(for_rustdoc(doc), None, "{doc:?}");
+        }
+    }
+
+    #[test]
+    fn html_is_shown_as_written() {
+        assert_eq!(
+            shown("The repository as <owner>/<repo>.<br>Opaque: <b>x</b>"),
+            r"The repository as \<owner>/\<repo>.\<br>Opaque: \<b>x\</b>"
+        );
+        // An HTML block becomes a paragraph, whose brackets and URLs are then seen to.
+        assert_eq!(
+            shown("<details>\n<summary>[more] https://example.com</summary>\n</details>"),
+            "\\<details>\n\\<summary>\\[more\\] <https://example.com>\\</summary>\n\\</details>"
+        );
+        assert_eq!(for_rustdoc("`<T>` and a < b"), None);
+    }
+
+    #[test]
+    fn blocks_in_lists_and_quotes_are_fenced_where_they_stand() {
+        assert_eq!(
+            shown("- item\n\n      code\n  more"),
+            "- item\n\n  ```text\n      code\n  ```\n  more"
+        );
+        assert_eq!(
+            shown("> q\n>\n>     code\n> after"),
+            "> q\n>\n> ```text\n>     code\n> ```\n> after"
+        );
+        assert_eq!(
+            shown("- a\n  ```rust\n  fn f() {}\n  ```"),
+            "- a\n  ```text\n  fn f() {}\n  ```"
+        );
+        // A fence inside an indented block does not close the one that fences it.
+        assert_eq!(shown("    ```\n    x"), "````text\n    ```\n    x\n````");
+        // Prose under a list item, indented four spaces, is not code.
+        assert_eq!(for_rustdoc("- one\n\n    two"), None);
     }
 }

@@ -544,7 +544,7 @@ impl Builder {
                     .get("description")
                     .and_then(serde_json::Value::as_str)
                     .map(|d| {
-                        let d = doc_text::untested(d).unwrap_or_else(|| d.to_string());
+                        let d = doc_text::for_rustdoc(d).unwrap_or_else(|| d.to_string());
                         d.lines().map(|line| format!(" {line}")).collect()
                     })
                     .unwrap_or_default(),

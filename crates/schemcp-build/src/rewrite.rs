@@ -120,9 +120,9 @@ impl VisitMut for Rewriter {
                 lit: syn::Lit::Str(text),
                 ..
             }) = &mut doc.value
-            && let Some(untested) = crate::doc_text::untested(&text.value())
+            && let Some(shown) = crate::doc_text::for_rustdoc(&text.value())
         {
-            *text = syn::LitStr::new(&untested, text.span());
+            *text = syn::LitStr::new(&shown, text.span());
             return;
         }
         if let syn::Meta::List(list) = &mut attr.meta {
