@@ -44,6 +44,9 @@ const RUST_ATTRIBUTES: &[&str] = &[
 /// any of it (`City <name>, see https://example.com` becomes
 /// `City \<name>, see <https://example.com>`); `None` when it needs no change.
 pub(crate) fn for_rustdoc(doc: &str) -> Option<String> {
+    if plain(doc) {
+        return None;
+    }
     let mut rewritten: Option<String> = None;
     // Escaping an HTML block's `<` makes it a paragraph, whose brackets and URLs then need the
     // same care, so passes repeat until one changes nothing. Each pass only escapes syntax the
@@ -57,6 +60,16 @@ pub(crate) fn for_rustdoc(doc: &str) -> Option<String> {
         rewritten = Some(apply(current, &mut edits));
     }
     rewritten
+}
+
+/// Whether `doc` has nothing rustdoc reads its own way, so needs no parse: most descriptions are
+/// plain sentences, and a generator run may hold thousands of them. Any bracket, angle bracket,
+/// backtick, tilde, tab, URL or line indented four spaces sends it to the parser.
+fn plain(doc: &str) -> bool {
+    !doc.bytes()
+        .any(|b| matches!(b, b'[' | b']' | b'<' | b'>' | b'`' | b'~' | b'\t'))
+        && !doc.contains("http")
+        && !doc.split('\n').any(|line| line.starts_with("    "))
 }
 
 /// The Markdown extensions rustdoc enables, less smart punctuation, which changes no structure.
