@@ -156,6 +156,7 @@ pub fn is_optional(result: &GroupResult) -> bool {
 }
 
 fn read_folder(dir: &Path, prefix: &str) -> Result<Vec<Group>> {
+    let remotes = remotes_folder(dir);
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("reading the suite folder {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -184,12 +185,104 @@ fn read_folder(dir: &Path, prefix: &str) -> Result<Vec<Group>> {
                 file: file.clone(),
                 index,
                 description: group["description"].as_str().unwrap_or_default().into(),
-                schema: group["schema"].clone(),
+                schema: match &remotes {
+                    Some(remotes) => bundle_remotes(&group["schema"], remotes),
+                    None => group["schema"].clone(),
+                },
                 tests,
             });
         }
     }
     Ok(groups)
+}
+
+/// Where the suite's own runner serves the documents of its `remotes` folder.
+const REMOTES_URL: &str = "http://localhost:1234/";
+
+/// The suite's `remotes` folder (`json/remotes` beside `json/tests`), for a folder of its tests.
+fn remotes_folder(tests: &Path) -> Option<PathBuf> {
+    tests
+        .ancestors()
+        .find(|dir| dir.file_name().is_some_and(|name| name == "tests"))
+        .and_then(Path::parent)
+        .map(|json| json.join("remotes"))
+        .filter(|remotes| remotes.is_dir())
+}
+
+/// `schema` with every document of the suite's `remotes` folder it reaches embedded in its
+/// `$defs`, each under its URL as `$id`, as a bundler writes a compound document.
+///
+/// The suite's groups in `refRemote` (and some in `dynamicRef`, `vocabulary` and `optional/`)
+/// reference documents its runner serves at `http://localhost:1234/`. The runtime and
+/// the contract loader never fetch: a user with such references bundles the documents into
+/// the schema, or saves them in the schemas folder under their `$id`. Bundled like this, those
+/// groups measure the generator and the runtime's validator on what they reference, instead
+/// of on a schema that cannot compile. The documents reached are the ones the validator asks
+/// for while it compiles the schema, read from the folder; a document whose own `$id` differs
+/// from its URL stays under its `$id`, and the URL becomes a `$ref` to it.
+pub fn bundle_remotes(schema: &Value, remotes: &Path) -> Value {
+    let Value::Object(root) = schema else {
+        return schema.clone();
+    };
+    let reached = std::sync::Arc::new(std::sync::Mutex::new(BTreeMap::new()));
+    let retriever = Remotes {
+        folder: remotes.to_path_buf(),
+        reached: reached.clone(),
+    };
+    // Only to learn what the validator fetches: the harness takes its verdict on the bundled
+    // schema later, as the runtime does.
+    let _ = jsonschema::options()
+        .with_retriever(retriever)
+        .build(schema);
+    let reached = std::mem::take(&mut *reached.lock().expect("not poisoned"));
+    if reached.is_empty() {
+        return schema.clone();
+    }
+    let mut root = root.clone();
+    let defs = root.entry("$defs").or_insert_with(|| json!({}));
+    let Some(defs) = defs.as_object_mut() else {
+        return schema.clone();
+    };
+    for (n, (url, mut document)) in reached.into_iter().enumerate() {
+        let key = format!("suiteRemote{n}");
+        match document.get("$id").and_then(Value::as_str) {
+            Some(id) if id != url => {
+                defs.insert(format!("{key}Url"), json!({ "$id": url, "$ref": id }));
+            }
+            _ => {
+                if let Value::Object(document) = &mut document {
+                    document.insert("$id".into(), json!(url));
+                }
+            }
+        }
+        defs.insert(key, document);
+    }
+    Value::Object(root)
+}
+
+/// Reads the suite's remote documents from its folder, noting each one read by URL.
+struct Remotes {
+    folder: PathBuf,
+    reached: std::sync::Arc<std::sync::Mutex<BTreeMap<String, Value>>>,
+}
+
+impl jsonschema::Retrieve for Remotes {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> std::result::Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let url = uri.as_str();
+        let path = url
+            .strip_prefix(REMOTES_URL)
+            .ok_or_else(|| format!("{url} is not one of the suite's remote documents"))?;
+        let document: Value =
+            serde_json::from_str(&std::fs::read_to_string(self.folder.join(path))?)?;
+        self.reached
+            .lock()
+            .expect("not poisoned")
+            .insert(url.to_string(), document.clone());
+        Ok(document)
+    }
 }
 
 /// A generated module: its code and the type to measure.
@@ -1125,7 +1218,9 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
          (`outputSchema`) by schemcp-build with `fallback_to_value(true)` (what cannot be typed \
          becomes `serde_json::Value`, with a warning naming each pointer; without that opt-in it \
          is a build error). The contract loader's lints (object input root, the dialect, \
-         network references) are bypassed, to measure the generator on every schema. The **typify** \
+         network references) are bypassed, to measure the generator on every schema. A schema \
+         that references the suite's remote documents gets them embedded as resources, as a \
+         bundler writes them (see the exceptions below). The **typify** \
          baseline is plain typify 0.8 (`add_root_schema`, default settings, a root `title` \
          injected, panics caught). All generated modules are compiled in one crate.\n\n\
          - *accepted*: for schemcp, the pipeline the runtime ships (validate with \
@@ -1295,15 +1390,21 @@ pub fn render(all: &[GroupResult], suite_label: &str) -> String {
     md.push_str(&file_rows(&rows));
     md.push_str(&format!(
         "\n## Why the remaining exceptions\n\n\
-         Outside `refRemote`, {} (input) and {} (output) of {} valid instances are accepted; \
-         every one left out references another document:\n\n\
-         - **`refRemote`, and `dynamicRef`/`vocabulary` groups that reference other documents** \
-         (`tree.json`, `extendible-dynamic-ref.json`, a custom metaschema at \
-         `http://localhost:1234/...`): references are never fetched (policy). The runtime's \
-         validator is built without retrievers, so these schemas do not compile there, and the \
-         generator refuses network `$ref`s; a contract with one is refused by `schemcp check` \
-         and `build.rs`.\n\n\
-         What used to be exceptions and how each is handled now:\n\n\
+         Outside `refRemote`, {} (input) and {} (output) of {} valid instances are accepted. \
+         The exceptions left are listed at the end, each with its reason. What used to be \
+         exceptions and how each is handled now:\n\n\
+         - **references to the suite's remote documents** (`refRemote`, and the `dynamicRef` and \
+         `vocabulary` groups that reference `tree.json`, \
+         `extendible-dynamic-ref.json`, a custom metaschema and the like at \
+         `http://localhost:1234/...`, where the suite's own runner serves its `remotes` \
+         folder): the runtime never fetches a reference, so these schemas did not compile in its \
+         validator. The harness now embeds each document a schema reaches in its `$defs`, under \
+         its URL as `$id` (`bundle_remotes`; a document whose own `$id` differs keeps it, and \
+         its URL becomes a `$ref` to it), as a user bundles the documents their contracts \
+         reference, or saves them in the schemas folder under their `$id`. The generator and \
+         the validator then read them as embedded resources, never fetching. A contract with a \
+         network `$ref` is still refused by `schemcp check` and `build.rs`. The typify baseline \
+         is given the same bundled schemas.\n\
          - **`$id` below the root** (`ref`, `anchor`, `dynamicRef`, `unevaluated*`): a \
          reference into a resource the schema embeds (`\"node\"` beside `{{\"$id\": \
          \"http://localhost:1234/draft2020-12/node\"}}`, `#/$defs/a` read inside that \
