@@ -37,6 +37,8 @@
 //! the line and the column. Nothing becomes `serde_json::Value` silently; opt in with
 //! [`Builder::fallback_to_value`].
 
+#![warn(missing_docs)]
+
 mod branch_kinds;
 mod checks;
 mod derived_names;

@@ -18,6 +18,8 @@
 //! assert_eq!(report.semver, schemcp_diff::Semver::Major);
 //! ```
 
+#![warn(missing_docs)]
+
 mod engine;
 mod generate;
 mod render;
