@@ -21,7 +21,7 @@
 
 use std::ops::Range;
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 /// Info-string words rustdoc reads as a Rust code block's attributes: a fence with only these
 /// is compiled and run.
@@ -64,12 +64,13 @@ pub(crate) fn for_rustdoc(doc: &str) -> Option<String> {
 
 /// Whether `doc` has nothing rustdoc reads its own way, so needs no parse: most descriptions are
 /// plain sentences, and a generator run may hold thousands of them. Any bracket, angle bracket,
-/// backtick, tilde, tab, URL or line indented four spaces sends it to the parser.
+/// backtick, tilde, tab, URL or run of four spaces (an indented block, perhaps after a list
+/// marker) sends it to the parser.
 fn plain(doc: &str) -> bool {
     !doc.bytes()
         .any(|b| matches!(b, b'[' | b']' | b'<' | b'>' | b'`' | b'~' | b'\t'))
         && !doc.contains("http")
-        && !doc.split('\n').any(|line| line.starts_with("    "))
+        && !doc.contains("    ")
 }
 
 /// The Markdown extensions rustdoc enables, less smart punctuation, which changes no structure.
@@ -97,16 +98,16 @@ fn insert(at: usize, with: &str) -> Edit {
 fn edits(doc: &str) -> Vec<Edit> {
     let mut edits = Vec::new();
     let mut in_code = false;
-    // For each link or image being read: where it starts, if it is a link rustdoc would resolve
-    // as an item path.
-    let mut links: Vec<Option<usize>> = Vec::new();
+    let mut links: Vec<Open> = Vec::new();
     // Where the last event ended: a link's text closes at the first `]` after its last event.
     let mut last_end = 0;
     // Adjoining text outside code (pulldown-cmark splits it at brackets, escapes and entities),
     // and whether it is a link's text.
     let mut run: Option<(Range<usize>, bool)> = None;
     for (event, range) in Parser::new_ext(doc, options()).into_offset_iter() {
-        let prose = matches!(event, Event::Text(_)) && !in_code;
+        let prose = matches!(event, Event::Text(_))
+            && !in_code
+            && !matches!(links.last(), Some(Open::Verbatim));
         if let Some((text, in_link)) = run.take_if(|(text, _)| !prose || text.end != range.start) {
             edits.extend(prose_edits(doc, text, in_link));
         }
@@ -115,25 +116,33 @@ fn edits(doc: &str) -> Vec<Edit> {
                 in_code = true;
                 match kind {
                     CodeBlockKind::Fenced(info) if is_rust(&info) => {
-                        edits.push(info_as_text(doc, range.start));
+                        edits.extend(info_as_text(doc, range.start));
                     }
                     CodeBlockKind::Fenced(_) => {}
                     CodeBlockKind::Indented => edits.extend(fenced_as_text(doc, range.clone())),
                 }
             }
             Event::End(TagEnd::CodeBlock) => in_code = false,
-            Event::Start(Tag::Link { ref dest_url, .. }) => {
-                links.push(item_path(dest_url).then_some(range.start));
+            Event::Start(Tag::Link {
+                link_type,
+                ref dest_url,
+                ..
+            }) => {
+                links.push(match link_type {
+                    LinkType::Autolink | LinkType::Email => Open::Verbatim,
+                    _ if item_path(dest_url) => Open::ItemPath(range.start),
+                    _ => Open::Other,
+                });
                 last_end = range.start + 1;
                 continue;
             }
             Event::Start(Tag::Image { .. }) => {
-                links.push(None);
+                links.push(Open::Other);
                 last_end = range.start + 1;
                 continue;
             }
             Event::End(TagEnd::Link | TagEnd::Image) => {
-                if let Some(Some(start)) = links.pop()
+                if let Some(Open::ItemPath(start)) = links.pop()
                     && let Some(close) = doc[last_end..range.end].find(']')
                 {
                     edits.push(insert(start, "\\"));
@@ -161,6 +170,15 @@ fn edits(doc: &str) -> Vec<Edit> {
         edits.extend(prose_edits(doc, text, in_link));
     }
     edits
+}
+
+/// A link or image being read.
+enum Open {
+    /// An autolink (`<https://...>`): its text is the URL as written, where a backslash shows.
+    Verbatim,
+    /// A link rustdoc would resolve as an item path, from here: it is shown as text instead.
+    ItemPath(usize),
+    Other,
 }
 
 /// `doc` with `edits` made, in order of position (edits at one position in the order found).
@@ -249,37 +267,49 @@ fn bare_urls(doc: &str, text: Range<usize>) -> Vec<Range<usize>> {
 }
 
 /// A fenced block's info string replaced by `text`; `start` is its opening fence.
-fn info_as_text(doc: &str, start: usize) -> Edit {
+fn info_as_text(doc: &str, start: usize) -> Option<Edit> {
     let line_end = doc[start..].find('\n').map_or(doc.len(), |n| start + n);
-    let fence = doc.as_bytes()[start];
+    // pulldown-cmark starts a fenced block at its fence; anything else is left as it is.
+    let fence = *doc
+        .as_bytes()
+        .get(start)
+        .filter(|b| matches!(b, b'`' | b'~'))?;
     let info = start
         + doc[start..line_end]
             .bytes()
             .take_while(|&b| b == fence)
             .count();
-    Edit {
+    Some(Edit {
         at: info..line_end,
         with: "text".into(),
-    }
+    })
 }
 
 /// An indented block (`block`: from its first line's code to the end of its last line) fenced
-/// as `text`, its lines kept as they are. The fences stand four columns left of the code, after
-/// the first line's quote markers or list indentation, so the block stays where it was.
+/// as `text`, its lines kept as they are. The fences stand four columns left of the code, so the
+/// block stays where it was: the opening one takes the first line's quote markers and list
+/// marker (`1.     code` is a list item that starts with the block), and the code line and the
+/// closing fence the same width of quote markers and spaces.
 fn fenced_as_text(doc: &str, block: Range<usize>) -> [Edit; 2] {
     let line_start = doc[..block.start].rfind('\n').map_or(0, |n| n + 1);
     let lead = &doc[line_start..block.start];
     let fence_column = column(lead).saturating_sub(4);
-    let mut prefix = String::new();
+    let mut taken = 0;
     for (offset, c) in lead.char_indices() {
         if column(&lead[..offset + c.len_utf8()]) > fence_column {
             break;
         }
-        prefix.push(c);
+        taken = offset + c.len_utf8();
     }
+    let mut prefix = lead[..taken].to_string();
     while column(&prefix) < fence_column {
         prefix.push(' ');
     }
+    // Quote markers repeat on every line of a quote; a list marker only opens its item.
+    let continuation: String = prefix
+        .chars()
+        .map(|c| if c == '>' { '>' } else { ' ' })
+        .collect();
     // Longer than any run of backticks in the code, so nothing in it closes the fence.
     let longest = doc[block.clone()]
         .split(|c| c != '`')
@@ -288,12 +318,15 @@ fn fenced_as_text(doc: &str, block: Range<usize>) -> [Edit; 2] {
         .unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
     let close = if doc[..block.end].ends_with('\n') {
-        format!("{prefix}{fence}\n")
+        format!("{continuation}{fence}\n")
     } else {
-        format!("\n{prefix}{fence}")
+        format!("\n{continuation}{fence}")
     };
     [
-        insert(line_start, &format!("{prefix}{fence}text\n")),
+        Edit {
+            at: line_start..line_start + taken,
+            with: format!("{prefix}{fence}text\n{continuation}"),
+        },
         Edit {
             at: block.end..block.end,
             with: close,
@@ -436,6 +469,8 @@ mod tests {
             shown("https://example.com/<owner>/issues"),
             r"<https://example.com/>\<owner>/issues"
         );
+        // An autolink is shown as written: a backslash there would show.
+        assert_eq!(for_rustdoc("<http://a.example/[x]>"), None);
         // Not inside a link's text, code, or a scheme alone.
         for doc in [
             "[https://example.com](https://example.com)",
@@ -478,5 +513,146 @@ mod tests {
         assert_eq!(shown("    ```\n    x"), "````text\n    ```\n    x\n````");
         // Prose under a list item, indented four spaces, is not code.
         assert_eq!(for_rustdoc("- one\n\n    two"), None);
+        // A list item that starts with the block keeps its marker on the opening fence.
+        assert_eq!(
+            shown("1.     code\n   more"),
+            "1. ```text\n       code\n   ```\n   more"
+        );
+        assert_eq!(shown("1.      1. "), "1. ```text\n        1. \n   ```");
+    }
+
+    /// What rustdoc would read its own way in `doc`, parsed as it parses: HTML, a code block it
+    /// would test, bracketed text or a link it would resolve as an item path, a bare URL.
+    fn read_its_own_way(doc: &str) -> Option<String> {
+        use pulldown_cmark::{CodeBlockKind, Event, LinkType, Parser, Tag};
+        // rustdoc asks, for every bracketed text that is no link, whether it names an item.
+        let mut asked = Vec::new();
+        let callback = |link: pulldown_cmark::BrokenLink<'_>| {
+            asked.push(format!("{:?}", link.reference));
+            None
+        };
+        Parser::new_with_broken_link_callback(doc, super::options(), Some(callback)).for_each(drop);
+        if let Some(reference) = asked.first() {
+            return Some(format!(
+                "a bracketed {reference}, which rustdoc resolves as an item"
+            ));
+        }
+        let mut in_code = false;
+        let mut links = 0;
+        for (event, range) in Parser::new_ext(doc, super::options()).into_offset_iter() {
+            let found = match &event {
+                Event::Html(_) | Event::InlineHtml(_) => Some("HTML"),
+                Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)) => Some("an indented block"),
+                Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info)))
+                    if super::is_rust(info) =>
+                {
+                    Some("a Rust block")
+                }
+                // rustdoc never resolves an autolink (`<https://...>`) as an item.
+                Event::Start(Tag::Link {
+                    link_type,
+                    dest_url,
+                    ..
+                }) if !matches!(link_type, LinkType::Autolink | LinkType::Email)
+                    && super::item_path(dest_url) =>
+                {
+                    Some("an item path link")
+                }
+                Event::Text(text) if !in_code && links == 0 && has_url(text) => Some("a bare URL"),
+                _ => None,
+            };
+            if let Some(found) = found {
+                return Some(format!("{found} at {range:?}: {:?}", &doc[range.clone()]));
+            }
+            match event {
+                Event::Start(Tag::CodeBlock(_)) => in_code = true,
+                Event::End(pulldown_cmark::TagEnd::CodeBlock) => in_code = false,
+                Event::Start(Tag::Link { .. } | Tag::Image { .. }) => links += 1,
+                Event::End(pulldown_cmark::TagEnd::Link | pulldown_cmark::TagEnd::Image) => {
+                    links -= 1
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Whether `text` holds what rustdoc's `bare_urls` lint flags: a scheme, then a host with a
+    /// dot before letters (its pattern asks for a top-level domain).
+    fn has_url(text: &str) -> bool {
+        ["http://", "https://"].iter().any(|scheme| {
+            text.match_indices(scheme).any(|(at, _)| {
+                let host: String = text[at + scheme.len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || "-@:%._+~#=".contains(*c))
+                    .collect();
+                host.split('.')
+                    .skip(1)
+                    .any(|label| label.len() >= 2 && label.chars().all(|c| c.is_ascii_alphabetic()))
+            })
+        })
+    }
+
+    #[test]
+    fn nothing_is_read_its_own_way_in_any_mix_of_markdown() {
+        // Descriptions pieced together from Markdown's significant tokens, by a fixed
+        // pseudo-random sequence: the result must never panic, must leave nothing rustdoc reads
+        // its own way, and a second pass must change nothing.
+        const TOKENS: &[&str] = &[
+            "[",
+            "]",
+            "(",
+            ")",
+            "<",
+            ">",
+            "`",
+            "```",
+            "~~~",
+            "\n",
+            "\n\n",
+            "    ",
+            "\t",
+            "> ",
+            "- ",
+            "1. ",
+            "http://",
+            "https://a.example/x",
+            "\\",
+            "*",
+            "_",
+            "!",
+            "#",
+            "&amp;",
+            "é",
+            "x",
+            "Vec",
+            " ",
+            "|",
+            "[^1]",
+            ":",
+            "rust",
+            "<b>",
+            "</b>",
+            "[a](b)",
+            "[a]: b",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let length = 1 + next() % 24;
+            let doc: String = (0..length)
+                .map(|_| TOKENS[(next() % TOKENS.len() as u64) as usize])
+                .collect();
+            let shown = for_rustdoc(&doc).unwrap_or_else(|| doc.clone());
+            if let Some(found) = read_its_own_way(&shown) {
+                panic!("{doc:?} became {shown:?}, which still has {found}");
+            }
+            assert_eq!(for_rustdoc(&shown), None, "{doc:?} became {shown:?}");
+        }
     }
 }
