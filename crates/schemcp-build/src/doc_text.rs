@@ -203,8 +203,8 @@ fn apply(doc: &str, edits: &mut [Edit]) -> String {
 }
 
 /// Text outside code: bare URLs become autolinks (not inside a link's text, where a link cannot
-/// nest), and brackets not already escaped are escaped (not inside those URLs, where an autolink
-/// would show the backslash).
+/// nest), and brackets not already escaped are escaped. A URL ends before a bracket
+/// ([`bare_urls`]), so no escape lands inside an autolink, where it would show.
 fn prose_edits(doc: &str, text: Range<usize>, in_link: bool) -> Vec<Edit> {
     let urls = if in_link {
         Vec::new()
@@ -221,7 +221,7 @@ fn prose_edits(doc: &str, text: Range<usize>, in_link: bool) -> Vec<Edit> {
         // pulldown-cmark leaves an escaping backslash out of the text, so only a bracket at the
         // start of the run can follow one.
         let escaped = offset == 0 && doc[..at].ends_with('\\');
-        if matches!(byte, b'[' | b']') && !escaped && !urls.iter().any(|url| url.contains(&at)) {
+        if matches!(byte, b'[' | b']') && !escaped {
             edits.push(insert(at, "\\"));
         }
     }

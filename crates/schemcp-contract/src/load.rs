@@ -570,19 +570,13 @@ fn load_inner(
     // is checked once, on its own.
     reached.sort();
     reached.dedup();
-    // Sorted by file: each file's positions are walked once, not once per target in it.
-    let mut positions: Option<(usize, BTreeSet<String>)> = None;
+    // Each file's positions are walked once, not once per target in it.
+    let mut positions: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
     for target in &reached {
-        if positions
-            .as_ref()
-            .is_none_or(|(file, _)| *file != target.file)
-        {
-            positions = Some((target.file, files.schema_positions(target.file)));
-        }
-        if positions
-            .as_ref()
-            .is_some_and(|(_, held)| held.contains(&target.pointer))
-        {
+        let held = positions
+            .entry(target.file)
+            .or_insert_with(|| files.schema_positions(target.file));
+        if held.contains(&target.pointer) {
             continue;
         }
         invalid_schema(
