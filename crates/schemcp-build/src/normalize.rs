@@ -756,10 +756,15 @@ fn declare_members<'a>(
 }
 
 /// Whether `branch` only constrains how many members or items a value has, or how long or
-/// large it is (`required`, `minLength`, `maximum`, ...): a schema that never shapes a type.
+/// large it is (`required`, `minLength`, `maximum`, ...), rejects what its `not` matches, or
+/// accepts everything: a schema that never shapes a type. MCP's embedded resource has text,
+/// a blob, or neither: `"oneOf": [{"required": ["text"], "not": {"required": ["blob"]}}, ..,
+/// {"not": {"anyOf": [{"required": ["text"]}, {"required": ["blob"]}]}}]`, whose last branch
+/// is `{}` once its `not` is dropped ([`drop_opaque_nots`]).
 fn only_counts(branch: &Value) -> bool {
-    // Besides the counts: bounds, and which members must be there.
-    const BOUNDS: [&str; 9] = [
+    // Besides the counts: bounds, which members must be there, and `not`, which only rejects.
+    const BOUNDS: [&str; 10] = [
+        "not",
         "required",
         "dependentRequired",
         "uniqueItems",
@@ -771,14 +776,12 @@ fn only_counts(branch: &Value) -> bool {
         "multipleOf",
     ];
     match branch {
-        Value::Object(object) => {
-            !object.is_empty()
-                && object.keys().all(|k| {
-                    [COUNTS, &BOUNDS, ANNOTATIONS]
-                        .iter()
-                        .any(|l| l.contains(&k.as_str()))
-                })
-        }
+        Value::Bool(accepts) => *accepts,
+        Value::Object(object) => object.keys().all(|k| {
+            [COUNTS, &BOUNDS, ANNOTATIONS]
+                .iter()
+                .any(|l| l.contains(&k.as_str()))
+        }),
         _ => false,
     }
 }

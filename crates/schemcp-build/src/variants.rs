@@ -1,6 +1,7 @@
 //! typify names the variants of a string `enum` after its values, and panics when two values
 //! give the same name (`+` and `-` both become `X`, `GET` and `get` both `Get`), so a
-//! calculator's `["+", "-", "*", "/"]` could not be typed. [`name_variants`] gives those values,
+//! calculator's `["+", "-", "*", "/"]` could not be typed; and it names `+1` and `-1` `plus1`
+//! and `minus1`, which warn in the user's crate. [`name_variants`] gives those values,
 //! in the copy of the schema typify converts, placeholders that typify names `Plus`, `Minus`,
 //! `Star`, `Slash` (characters spelled out, then numbered where names are still alike), and
 //! [`restore_values`] writes the values back into the generated code. The placeholder is the
@@ -57,16 +58,23 @@ pub(crate) fn name_variants(schema: &mut Value) -> bool {
 /// The placeholders for `values`, or `None` when typify names them all apart by itself.
 fn placeholders(values: &[&str]) -> Option<Vec<String>> {
     let first: Vec<String> = values.iter().map(|v| typify_name(v)).collect();
-    if distinct(&first) {
-        return None;
-    }
-    // typify tries once more with `_` and every non-identifier character as `X`.
-    let second: Vec<String> = values
+    // typify names `+1` and `-1` (GitHub's reactions) `plus1` and `minus1`, which a crate that
+    // denies warnings refuses as variant names (`non_camel_case_types`).
+    let lowercase = first
         .iter()
-        .map(|v| typify_name(&v.replace(|c| c == '_' || !is_xid_continue(c), "X")))
-        .collect();
-    if distinct(&second) {
-        return None;
+        .any(|name| name.starts_with(char::is_lowercase));
+    if !lowercase {
+        if distinct(&first) {
+            return None;
+        }
+        // typify tries once more with `_` and every non-identifier character as `X`.
+        let second: Vec<String> = values
+            .iter()
+            .map(|v| typify_name(&v.replace(|c| c == '_' || !is_xid_continue(c), "X")))
+            .collect();
+        if distinct(&second) {
+            return None;
+        }
     }
     let mut names: Vec<String> = values
         .iter()
@@ -75,7 +83,7 @@ fn placeholders(values: &[&str]) -> Option<Vec<String>> {
             if first.iter().filter(|n| *n == name).count() > 1 {
                 typify_name(&spelled(value))
             } else {
-                name.clone()
+                upper_first(name)
             }
         })
         .collect();
@@ -115,8 +123,8 @@ fn distinct(names: &[String]) -> bool {
 /// The variant name typify 0.8 gives a string value (its `sanitize` in Pascal case).
 fn typify_name(value: &str) -> String {
     let name = match value {
-        "+1" => "Plus1".to_string(),
-        "-1" => "Minus1".to_string(),
+        "+1" => "plus1".to_string(),
+        "-1" => "minus1".to_string(),
         _ => typify_pascal(value),
     };
     let name = match name.chars().next() {
@@ -125,6 +133,15 @@ fn typify_name(value: &str) -> String {
         Some(_) => format!("X{name}"),
     };
     if name == "Self" { "Self_".into() } else { name }
+}
+
+/// `name` with its first letter upper case (`plus1` is `Plus1`).
+fn upper_first(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// Words for the characters [`spelled`] spells out; any other is its code point (`u2192`).
@@ -313,6 +330,16 @@ mod tests {
             ["Get", "Get2", "Post"]
         );
         assert_eq!(names(&["", " "]).unwrap(), ["X", "Space"]);
+    }
+
+    #[test]
+    fn reactions_get_upper_camel_case_variants() {
+        assert_eq!(
+            names(&["+1", "-1", "laugh", "eyes"]).unwrap(),
+            ["Plus1", "Minus1", "Laugh", "Eyes"]
+        );
+        assert_eq!(names(&["+1", "plus1"]).unwrap(), ["Plus1", "Plus12"]);
+        assert_eq!(names(&["+1", "-1", "+"]).unwrap(), ["Plus1", "Minus1", "X"]);
     }
 
     #[test]

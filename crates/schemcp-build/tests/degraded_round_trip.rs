@@ -3,6 +3,9 @@
 //! fails on are `serde_json::Value`: the rest of each type is typed, every value round-trips, and
 //! the generated examples check (a `#[test]` in the golden file) passes.
 
+// Generated code must not warn in a crate that denies warnings.
+#![deny(warnings)]
+
 // Only the types and the examples check are used here; the trait and the server glue are not.
 #[allow(dead_code)]
 mod tools {

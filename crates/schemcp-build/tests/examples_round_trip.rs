@@ -5,6 +5,9 @@
 //! own check (`src/round_trip.rs`) does not follow; every lossy example it can follow is a build
 //! error instead (`tests/examples.rs`).
 
+// Generated code must not warn in a crate that denies warnings (variant names included).
+#![deny(warnings)]
+
 // Only the examples check is used here; the trait and the server glue are not.
 #[allow(dead_code)]
 mod tools {

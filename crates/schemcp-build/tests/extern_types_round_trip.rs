@@ -3,6 +3,9 @@
 //! on them: where `x-rust-type` names a registered crate's type, the generated types hold that
 //! type, the trait's implementation returns it, and the generated examples check passes.
 
+// Generated code must not warn in a crate that denies warnings.
+#![deny(warnings)]
+
 // The server glue is not used here; the trait, the types and the examples check are.
 #[allow(dead_code)]
 mod tools {

@@ -967,3 +967,38 @@ fn titles_qualified_apart_from_names_of_places() {
     assert!(body("TOutputValue2").contains("pub b:"), "{code}");
     assert!(code.contains("pub enum TOutputValue3 {"), "{code}");
 }
+
+#[test]
+fn a_one_of_that_only_says_which_members_go_together_is_left_to_validation() {
+    // MCP's embedded resource as Go's jsonschema writes it: text, a blob, or neither. No branch
+    // shapes a member, so the type is the one struct; validation enforces the `oneOf`. Before,
+    // the `{}` the last branch is once its `not` is dropped made three identical variants.
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+            "blob": { "type": ["null", "string"] },
+            "text": { "type": ["null", "string"] },
+            "uri": { "type": "string" }
+        },
+        "required": ["uri"],
+        "oneOf": [
+            { "required": ["text"], "not": { "required": ["blob"] } },
+            { "required": ["blob"], "not": { "required": ["text"] } },
+            { "not": { "anyOf": [{ "required": ["text"] }, { "required": ["blob"] }] } }
+        ]
+    }))
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(code.contains("pub struct TOutput {"), "{code}");
+    assert!(!code.contains("pub enum TOutput"), "{code}");
+    // `true` and `{}` branches shape nothing either.
+    let (code, _) = strict(json!({
+        "type": "object",
+        "properties": { "a": { "type": "string" }, "b": { "type": "string" } },
+        "anyOf": [{ "required": ["a"] }, true, {}]
+    }))
+    .unwrap();
+    assert!(code.contains("pub struct TOutput {"), "{code}");
+    assert!(!code.contains("pub enum TOutput"), "{code}");
+}

@@ -2,6 +2,9 @@
 //! `raw_tests::weather_golden` unit test) compiles against `schemcp-runtime` and does what the
 //! contracts say: this file only builds if the generated trait, types and glue fit the runtime.
 
+// Generated code must not warn in a crate that denies warnings.
+#![deny(warnings)]
+
 mod tools {
     // Included like `schemcp_runtime::include_tools!()` includes it from OUT_DIR, which also
     // checks that its `include_str!("tools.json")` resolves beside the generated file.

@@ -5515,6 +5515,111 @@ impl ::std::convert::TryFrom<::std::string::String> for PipelineExecType {
         value.parse()
     }
 }
+///`ReactInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct ReactInput {
+    pub issue: ::std::num::NonZeroU64,
+    #[serde(default = "defaults::react_input_content")]
+    pub content: ReactInputContent,
+}
+///`ReactInputContent`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum ReactInputContent {
+    #[serde(rename = "+1")]
+    Plus1,
+    #[serde(rename = "-1")]
+    Minus1,
+    #[serde(rename = "laugh")]
+    Laugh,
+    #[serde(rename = "confused")]
+    Confused,
+    #[serde(rename = "heart")]
+    Heart,
+    #[serde(rename = "hooray")]
+    Hooray,
+    #[serde(rename = "rocket")]
+    Rocket,
+    #[serde(rename = "eyes")]
+    Eyes,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for ReactInputContent {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Plus1 => f.write_str("+1"),
+            Self::Minus1 => f.write_str("-1"),
+            Self::Laugh => f.write_str("laugh"),
+            Self::Confused => f.write_str("confused"),
+            Self::Heart => f.write_str("heart"),
+            Self::Hooray => f.write_str("hooray"),
+            Self::Rocket => f.write_str("rocket"),
+            Self::Eyes => f.write_str("eyes"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for ReactInputContent {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "+1" => Ok(Self::Plus1),
+            "-1" => Ok(Self::Minus1),
+            "laugh" => Ok(Self::Laugh),
+            "confused" => Ok(Self::Confused),
+            "heart" => Ok(Self::Heart),
+            "hooray" => Ok(Self::Hooray),
+            "rocket" => Ok(Self::Rocket),
+            "eyes" => Ok(Self::Eyes),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for ReactInputContent {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for ReactInputContent {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::default::Default for ReactInputContent {
+    fn default() -> Self {
+        ReactInputContent::Plus1
+    }
+}
 ///`Record`
 #[derive(
     ::schemcp_runtime::__private::serde::Deserialize,
@@ -6491,6 +6596,9 @@ pub mod defaults {
     pub(super) fn calculate_input_op() -> super::CalculateInputOp {
         super::CalculateInputOp::Plus
     }
+    pub(super) fn react_input_content() -> super::ReactInputContent {
+        super::ReactInputContent::Plus1
+    }
 }
 /// Error types.
 #[allow(dead_code, clippy::all)]
@@ -6826,6 +6934,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
             ::schemcp_runtime::ToolError,
         >,
     > + ::std::marker::Send;
+    /// GitHub's reaction values: typify names `+1` and `-1` `plus1` and `minus1`, which a crate denying warnings refuses as variant names; they are `Plus1` and `Minus1`, and keep their values on the wire.
+    fn react(
+        &self,
+        input: ReactInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
     /// Renders a form for a JSON Schema, as form builders take one. `schema` references the 2020-12 metaschema, which every validator has built in: the reference is never fetched and stays as written, its type is the runtime's `JsonSchema` (an object or a boolean), and validating against the metaschema rejects the objects that are no schema.
     fn renders_form(
         &self,
@@ -7054,6 +7173,13 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 28 => {
+                    let input: ReactInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::react(&self.0, input, cx).await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                29 => {
                     let input: RendersFormInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -9112,6 +9238,58 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `pay` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("{\"issue\":7,\"content\":\"+1\"}")
+                .unwrap();
+            let typed: ReactInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `react` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `react` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"issue\":8,\"content\":\"eyes\"}",
+                )
+                .unwrap();
+            let typed: ReactInput = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `react` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `react` /inputSchema/examples/1", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str("\"-1\"").unwrap();
+            let typed: ReactInputContent = serde_json::from_value(example.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `react` /inputSchema/properties/content/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `react` /inputSchema/properties/content/examples/0", example, back
             );
         }
         {
