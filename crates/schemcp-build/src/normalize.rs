@@ -2106,9 +2106,11 @@ const PREFIX_MARKER: &str = "x-schemcp-prefix";
 pub(crate) const POSITION_MARKER: &str = "x-schemcp-position";
 
 /// Marks, for [`finish_tuples`], the members that two branches of one `anyOf`/`oneOf`
-/// declare under one name with different schemas, each with a path of its own (`path`, where
-/// `allOf` branches add nothing since typify merges them into their holder, then
-/// `Variant{i}` and the member's name, as typify names the types of numbered variants; see
+/// declare under one name with different schemas, each with a path of its own (`path`, named
+/// as typify names what it passes: `allOf` branches add nothing since typify merges them into
+/// their holder, `items` add `Item`, a union's branches `Variant{i}` and the one beside `null`
+/// nothing; then `Variant{i}` and the member's name, as typify names the types of numbered
+/// variants; see
 /// [`crate::union_names`] for the names they end with). typify names a member's type after
 /// the union and the member (`x` of either variant of `Root` is `RootX`), and where a name
 /// repeats it silently reuses the type it made first: `{"kind": "p", "x": {"m": "hi"}}` came
@@ -2157,11 +2159,17 @@ fn open_tuples_at(schema: &mut Value, path: &str, merged: &str) {
                 }
             }
             (Some(Children::One | Children::List), Value::Array(list)) => {
+                // A `null` branch and one other are an `Option` of the other's type.
+                let null = |b: &Value| b.get("type") == Some(&json!("null"));
+                let optional = list.len() == 2 && list.iter().any(null);
                 for (i, child) in list.iter_mut().enumerate() {
                     let at = format!("{}{i}", pascal(keyword));
-                    // typify merges `allOf` branches into the type of their holder.
+                    // typify merges `allOf` branches into the type of their holder, and names
+                    // a union's branches `Variant{i}`.
                     let merged = match keyword.as_str() {
                         "allOf" => merged.to_string(),
+                        "anyOf" | "oneOf" if optional => merged.to_string(),
+                        "anyOf" | "oneOf" => format!("{merged}Variant{i}"),
                         _ => format!("{merged}{at}"),
                     };
                     open_tuples_at(child, &format!("{path}{at}"), &merged);
@@ -2169,7 +2177,9 @@ fn open_tuples_at(schema: &mut Value, path: &str, merged: &str) {
             }
             (Some(Children::One), child) => {
                 let at = pascal(keyword);
-                open_tuples_at(child, &format!("{path}{at}"), &format!("{merged}{at}"))
+                // typify names an array's items `{Holder}Item`.
+                let named = if keyword == "items" { "Item" } else { &at };
+                open_tuples_at(child, &format!("{path}{at}"), &format!("{merged}{named}"))
             }
             _ => {}
         }

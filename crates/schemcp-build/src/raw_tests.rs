@@ -2614,6 +2614,44 @@ fn members_of_one_name_in_two_branches_get_types_of_their_own() {
     assert_eq!(count(&code, "pub enum TInputSame "), 1, "{code}");
 }
 
+/// The same below an array's items and a union's branch: the types are named after the
+/// variants too, as typify names the union they stand in (`{Holder}Item`, `Variant{i}`). They
+/// were named after the keywords (`TInputListItemsVariant0Kind`), which `union_names` did not
+/// recognize, so MCP's content blocks kept numbered names beside named variants.
+#[test]
+fn members_of_one_name_in_nested_branches_are_named_after_their_variants() {
+    // As the filesystem server's media content: one branch lists two kinds, so the union is
+    // untagged, and each branch's `kind` has a type of its own.
+    let branch = |kind: Value, member: &str| {
+        json!({
+            "type": "object",
+            "properties": {"kind": kind, member: {"type": "string"}},
+            "required": ["kind", member],
+            "additionalProperties": false
+        })
+    };
+    let union = json!({"oneOf": [
+        branch(json!({"enum": ["image", "audio"]}), "data"),
+        branch(json!({"const": "resource"}), "uri"),
+    ]});
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "list": {"type": "array", "items": union},
+            "maybe": {"anyOf": [{"type": "null"}, {"type": "object", "properties": {"u": union}}]}
+        }
+    });
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    let list = item(&code, "enum", "TInputListItem");
+    assert!(has(list, "kind: TInputListItemDataKind"), "{code}");
+    assert!(has(list, "kind: TInputListItemUriKind"), "{code}");
+    let nested = item(&code, "enum", "TInputMaybeU");
+    assert!(has(nested, "kind: TInputMaybeUDataKind"), "{code}");
+    assert!(!code.contains("Variant0Kind"), "{code}");
+    assert!(!code.contains("ItemsVariant"), "{code}");
+}
+
 /// A `$ref` beside keywords, to a definition that says no `type`: its values of every other
 /// kind are valid, and the reference's members are the object's. typify merged the
 /// definition's enum with the keywords into a plain struct, which refused `7` and, beside
