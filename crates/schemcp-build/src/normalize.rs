@@ -29,6 +29,15 @@ pub(crate) fn drop_opaque_nots(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
+    // `{"not": {"type": "object"}}` is exactly the runtime's `NotObject`.
+    if let Some(kinds) = crate::other_kinds::negated_kinds(object) {
+        let other = crate::other_kinds::other_kinds_type(&kinds);
+        object.shift_remove("not");
+        if let Value::Object(typed) = runtime_type(&format!("other_kinds::{other}"), Vec::new()) {
+            object.extend(typed);
+        }
+        return;
+    }
     let readable = |negated: &Value| match negated {
         Value::Bool(_) => true,
         Value::Object(o) => {

@@ -36,6 +36,35 @@ pub(crate) fn is_other_kinds(name: &str) -> bool {
     })
 }
 
+/// The kinds of value a schema that only negates them denies (`{"not": {"type": "object"}}`:
+/// `["object"]`), where the runtime has a type for every other value; `None` for any other
+/// schema. GitHub's MCP server writes "a filter object, or anything but an object" so.
+pub(crate) fn negated_kinds(object: &Map<String, Value>) -> Option<Vec<&'static str>> {
+    const BESIDE: [&str; 3] = ["description", "title", "$comment"];
+    let negated = object.get("not")?.as_object()?;
+    if !object
+        .keys()
+        .all(|k| k == "not" || BESIDE.contains(&k.as_str()))
+        || !negated
+            .keys()
+            .all(|k| k == "type" || BESIDE.contains(&k.as_str()))
+    {
+        return None;
+    }
+    let named: Vec<&str> = match negated.get("type")? {
+        Value::String(kind) => vec![kind.as_str()],
+        Value::Array(kinds) => kinds.iter().map(Value::as_str).collect::<Option<_>>()?,
+        _ => return None,
+    };
+    // `integer` has no such type: "anything but an integer" holds `1.5`.
+    let kinds: Vec<&'static str> = KINDS
+        .iter()
+        .map(|(kind, _)| *kind)
+        .filter(|kind| named.contains(kind))
+        .collect();
+    (!kinds.is_empty() && named.iter().all(|kind| kinds.contains(kind))).then_some(kinds)
+}
+
 /// The variant [`split`] names after `kind` (`Object` for `object`).
 pub(crate) fn variant(kind: &str) -> &'static str {
     KINDS

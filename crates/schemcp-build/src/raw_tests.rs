@@ -2212,18 +2212,20 @@ fn a_one_of_loosened_by_dropped_nots_keeps_its_values() {
     }));
     let (code, _) = generate(&builder(), &[tool("t", input, None)], &[])
         .unwrap_or_else(|problems| panic!("{problems:?}"));
+    // A branch that only negates kinds is the runtime's type for the others.
     let x = item(&code, "enum", "TInputX");
     assert!(
-        has(
-            x,
-            "Variant0(::schemcp_runtime::__private::serde_json::Value),"
-        ),
+        has(x, "Variant0(::schemcp_runtime::other_kinds::NotNumber),"),
+        "{x}"
+    );
+    assert!(
+        has(x, "Variant2(::schemcp_runtime::other_kinds::NotString),"),
         "{x}"
     );
     assert!(
         has(
-            item(&code, "struct", "TInput"),
-            "pub y: ::schemcp_runtime::__private::serde_json::Value,"
+            item(&code, "enum", "TInputY"),
+            "Variant0(::schemcp_runtime::__private::serde_json::Value),"
         ),
         "{code}"
     );

@@ -1002,3 +1002,38 @@ fn a_one_of_that_only_says_which_members_go_together_is_left_to_validation() {
     assert!(code.contains("pub struct TOutput {"), "{code}");
     assert!(!code.contains("pub enum TOutput"), "{code}");
 }
+
+#[test]
+fn a_schema_that_only_negates_kinds_is_the_runtime_type_for_the_others() {
+    // GitHub's MCP server: "a filter object, or anything but an object".
+    let (code, warnings) = strict(json!({
+        "type": "object",
+        "properties": {
+            "filter": { "anyOf": [
+                { "type": "object", "properties": { "status": { "type": "string" } } },
+                { "not": { "type": "object" }, "description": "validated by the handler" }
+            ] },
+            "scalar": { "not": { "type": ["object", "array"] } },
+            // No runtime type holds every value but integers (`1.5` is one).
+            "fraction": { "not": { "type": "integer" } }
+        }
+    }))
+    .unwrap();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(
+        enum_body(&code, "TOutputFilter").contains("(::schemcp_runtime::other_kinds::NotObject)"),
+        "{code}"
+    );
+    assert!(
+        code.contains(
+            "pub scalar: ::std::option::Option<::schemcp_runtime::other_kinds::NotObjectOrArray>"
+        ),
+        "{code}"
+    );
+    assert!(
+        code.contains(
+            "pub fraction: ::std::option::Option<::schemcp_runtime::__private::serde_json::Value>"
+        ),
+        "{code}"
+    );
+}
