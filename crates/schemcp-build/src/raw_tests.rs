@@ -2616,6 +2616,53 @@ fn members_of_one_name_in_two_branches_get_types_of_their_own() {
     assert_eq!(count(&code, "pub enum TInputSame "), 1, "{code}");
 }
 
+/// A union of one object and values of other kinds names the object `Object` and the others
+/// after their kinds, not `Variant0` and `Variant1` (GitHub's MCP server: "a filter object, or
+/// anything but an object"; "an array of actors, or any other value").
+#[test]
+fn a_union_of_one_object_and_other_kinds_names_its_variants() {
+    let input = object(json!({
+        "filter": {"anyOf": [
+            {"type": "object", "properties": {"status": {"type": "string"}}},
+            {"not": {"type": "object"}}
+        ]},
+        "limit": {"anyOf": [
+            {"type": "object", "properties": {"max": {"type": "integer"}}},
+            {"type": "integer"},
+            {"type": "null"}
+        ]},
+        "actors": {"anyOf": [
+            {"type": "array", "items": {"type": "string"}},
+            {"type": "object", "properties": {"id": {"type": "string"}}},
+            {"description": "anything else"}
+        ]}
+    }));
+    let (code, warnings) = generate(&builder(), &[tool("t", input, None)], &[]).unwrap();
+    assert_eq!(warnings, Vec::<String>::new());
+    let filter = item(&code, "enum", "TInputFilter");
+    assert!(has(filter, "Object {"), "{filter}");
+    assert!(
+        has(
+            filter,
+            "NotObject(::schemcp_runtime::other_kinds::NotObject)"
+        ),
+        "{filter}"
+    );
+    let limit = item(&code, "enum", "TInputLimit");
+    assert!(
+        has(limit, "Object {") && has(limit, "Integer(i64)"),
+        "{limit}"
+    );
+    let actors = item(&code, "enum", "TInputActors");
+    assert!(
+        has(actors, "Array(") && has(actors, "Object {") && has(actors, "Value("),
+        "{actors}"
+    );
+    for numbered in [" Variant0 ", " Variant0(", "::Variant0"] {
+        assert!(!code.contains(numbered), "{code}");
+    }
+}
+
 /// The same below an array's items and a union's branch: the types are named after the
 /// variants too, as typify names the union they stand in (`{Holder}Item`, `Variant{i}`). They
 /// were named after the keywords (`TInputListItemsVariant0Kind`), which `union_names` did not

@@ -125,7 +125,8 @@ fn one_value_enums(file: &syn::File) -> BTreeMap<String, String> {
 /// no other variant declares, or else the first it declares alone (`{email}` and `{phone}`
 /// become `Email` and `Phone`), as typify itself names a variant holding one required member
 /// after it; the other variants by the kind of value they hold, as typify names them
-/// (`Number`, `String`, `NotObject`, ...). `None` unless the names come out distinct.
+/// (`Number`, `String`, `NotObject`, ...). A union with one struct names it `Object`, the
+/// others by their kinds. `None` unless the names come out distinct.
 /// `tags`: [`one_value_enums`].
 fn variant_names(union: &syn::ItemEnum, tags: &BTreeMap<String, String>) -> Option<Vec<String>> {
     let numbered = union
@@ -138,7 +139,26 @@ fn variant_names(union: &syn::ItemEnum, tags: &BTreeMap<String, String>) -> Opti
         .iter()
         .filter(|v| matches!(v.fields, Fields::Named(_)))
         .count();
-    if !numbered || structs < 2 || !serde_flag(&union.attrs, "untagged") {
+    if !numbered || !serde_flag(&union.attrs, "untagged") {
+        return None;
+    }
+    // One struct among values of other kinds ("a filter object, or anything but an object"):
+    // the struct is the `Object`, as typify names an object beside other kinds.
+    if structs == 1 && union.variants.len() > 1 {
+        // Not beside a union typify named after a numbered variant (`{Enum}Variant0`).
+        let own = union.ident.to_string();
+        let names: Vec<String> = union
+            .variants
+            .iter()
+            .map(|v| match v.fields {
+                Fields::Named(_) => Some("Object".to_string()),
+                _ => kind_name(&v.fields).filter(|name| !name.starts_with(&own)),
+            })
+            .collect::<Option<_>>()?;
+        let distinct = names.iter().collect::<BTreeSet<_>>().len() == names.len();
+        return distinct.then_some(names);
+    }
+    if structs < 2 {
         return None;
     }
     let fields: Vec<Vec<(String, bool)>> = union
