@@ -579,6 +579,9 @@ pub(crate) const NULLABLE_OPTIONAL: char = '\u{1}';
 /// and a member that may be `null` as `Option<T>` too, so for one that is both, `null` and
 /// absent would read alike and an explicit `null` would be dropped. Required, the member gets
 /// the type that holds `null`; [`crate::optional`] then wraps it in an `Option` for absence.
+/// A member with a `default` other than `null` is left as it is: typify fills a missing one in
+/// with the default (absence never reaches the type) and keeps `null` in the type, so nothing
+/// is dropped; required, typify ignored the default and it was never filled in.
 /// `nullable(reference)` says whether a `$ref` target may be `null`.
 ///
 /// typify merges an `allOf`/`anyOf`/`oneOf` branch with the schema around it, so a member must
@@ -712,6 +715,7 @@ fn mark_nullable_optionals_in(
                 && !named_around.contains(name)
                 && !never_null.contains(name.as_str())
                 && !never_there.contains(name.as_str())
+                && schema.get("default").is_none_or(Value::is_null)
                 && (may_be_null(schema, nullable)
                     || (!speaks_of_null(schema) && nullable_in_branches.contains(name.as_str())))
         })

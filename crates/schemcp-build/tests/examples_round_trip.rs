@@ -44,6 +44,24 @@ fn an_object_default_is_filled_in_as_written() {
     );
 }
 
+/// An optional member that may be `null` with a default other than `null` is filled in when
+/// missing and keeps an explicit `null`: `Option<T>` with the default, not `Option<Option<T>>`
+/// without it. So is one without `type` (`{"minimum": 1, "default": 10}`), whose enum holds
+/// `null` too. A `null` default leaves the member as sent.
+#[test]
+fn a_default_of_a_member_that_may_be_null_is_filled_in() {
+    use serde_json::json;
+    let filled: tools::FillsNullableDefaultsInput = serde_json::from_value(json!({})).unwrap();
+    assert_eq!(
+        serde_json::to_value(&filled).unwrap(),
+        json!({ "page_size": 30, "sort": "asc", "limit": 10 })
+    );
+    let sent = json!({ "page_size": null, "sort": null, "limit": null, "cursor": null });
+    let read: tools::FillsNullableDefaultsInput = serde_json::from_value(sent.clone()).unwrap();
+    assert!(read.page_size.is_none() && read.sort.is_none());
+    assert_eq!(serde_json::to_value(&read).unwrap(), sent);
+}
+
 /// A merge whose definition holds the same merge again (an item of `children` is a `Node`
 /// that must name its parent; a section of `Outline` is the outline with a title) is a type of
 /// its own, where typify unrolled it until the stack overflowed; the refinement is in the type.

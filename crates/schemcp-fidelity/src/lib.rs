@@ -846,6 +846,76 @@ fn drive(options: &Options, jobs: &[Value]) -> Result<Vec<Value>> {
 /// Equal as JSON Schema defines equality (the generator's own reading of it).
 pub use schemcp_contract::json::json_equal;
 
+/// The valid instances of `results` (on the schemcp sides) that do not come back unchanged
+/// for a reason other than the two documented ones, each with its group, side, test and
+/// [`difference`]: a member with a `default` that the instance left out is filled in, and a
+/// member the schema does not declare is dropped (where nothing says what happens to it).
+pub fn unexplained_differences(results: &[GroupResult]) -> Vec<String> {
+    let mut unexplained = Vec::new();
+    for result in results {
+        let (declared, defaulted) = declared_and_defaulted(&result.group.schema);
+        for side in [Side::Input, Side::Output] {
+            let Some(outcomes) = result.outcomes.get(&side) else {
+                continue;
+            };
+            for (test, outcome) in result.group.tests.iter().zip(outcomes) {
+                let Some(back) = outcome.reserialized.as_ref() else {
+                    continue;
+                };
+                if !test.valid || json_equal(&test.data, back) {
+                    continue;
+                }
+                let why = difference(&test.data, back);
+                let explained = why.split("; ").all(|change| {
+                    let member = change.rsplit('/').next().unwrap_or_default();
+                    change.starts_with("member dropped at ") && !declared.contains(member)
+                        || change.starts_with("member added at ") && defaulted.contains(member)
+                });
+                if !explained {
+                    unexplained.push(format!(
+                        "{} ({side:?}) {}: {why}",
+                        result.group.description, test.description
+                    ));
+                }
+            }
+        }
+    }
+    unexplained
+}
+
+/// The member names `schema` declares (in any `properties`), and those it gives a default: a
+/// member's own `default`, or a member an object `default` sets.
+fn declared_and_defaulted(schema: &Value) -> (BTreeSet<String>, BTreeSet<String>) {
+    fn walk(value: &Value, declared: &mut BTreeSet<String>, defaulted: &mut BTreeSet<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    match (key.as_str(), child) {
+                        ("properties", Value::Object(members)) => {
+                            for (name, member) in members {
+                                declared.insert(name.clone());
+                                if member.get("default").is_some() {
+                                    defaulted.insert(name.clone());
+                                }
+                            }
+                        }
+                        ("default", Value::Object(set)) => defaulted.extend(set.keys().cloned()),
+                        _ => {}
+                    }
+                    walk(child, declared, defaulted);
+                }
+            }
+            Value::Array(items) => items
+                .iter()
+                .for_each(|item| walk(item, declared, defaulted)),
+            _ => {}
+        }
+    }
+    let (mut declared, mut defaulted) = (BTreeSet::new(), BTreeSet::new());
+    walk(schema, &mut declared, &mut defaulted);
+    (declared, defaulted)
+}
+
 /// Why a round trip is not faithful, in a few words.
 pub fn difference(original: &Value, back: &Value) -> String {
     fn walk(a: &Value, b: &Value, at: &str, out: &mut Vec<String>) {

@@ -12,11 +12,14 @@
 //! without `additionalProperties` drops the members it does not declare. A lower count is a
 //! regression; a higher one should raise the floor.
 
-use schemcp_fidelity::{Generation, Side, rows};
+use schemcp_fidelity::{Generation, Side, rows, unexplained_differences};
 
-/// Measured on this corpus (input and output alike).
+/// Measured on this corpus (input and output alike). `FAITHFUL` was 1121 while a missing
+/// optional member that may be `null` was never filled in with its default (53 instances per
+/// side); it is now, like every other member with a default, and each difference is checked
+/// to be one of the two documented ones.
 const ACCEPTED: usize = 1432;
-const FAITHFUL: usize = 1121;
+const FAITHFUL: usize = 1068;
 
 #[test]
 fn generator_fidelity_on_defaults() {
@@ -48,4 +51,10 @@ fn generator_fidelity_on_defaults() {
         // Better than plain typify.
         assert!(total.faithful[s] > total.faithful[2], "side {s}");
     }
+    let unexplained = unexplained_differences(&results);
+    assert!(
+        unexplained.is_empty(),
+        "changed in a way the README does not document:\n{}",
+        unexplained.join("\n")
+    );
 }

@@ -1315,6 +1315,129 @@ impl ::std::default::Default for FillsDefaultsInputOptionsPagesItem {
         }
     }
 }
+///`FillsNullableDefaultsInput`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub struct FillsNullableDefaultsInput {
+    #[serde(default = "defaults::fills_nullable_defaults_input_page_size")]
+    pub page_size: ::std::option::Option<::std::num::NonZeroU64>,
+    #[serde(default = "defaults::fills_nullable_defaults_input_sort")]
+    pub sort: ::std::option::Option<FillsNullableDefaultsInputSort>,
+    #[serde(default = "defaults::fills_nullable_defaults_input_limit")]
+    pub limit: FillsNullableDefaultsInputLimit,
+    #[serde(
+        default,
+        deserialize_with = "::schemcp_runtime::__private::present",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub cursor: ::std::option::Option<::std::option::Option<::std::string::String>>,
+}
+///`FillsNullableDefaultsInputLimit`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Debug
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[serde(untagged)]
+#[allow(dead_code, clippy::all)]
+pub enum FillsNullableDefaultsInputLimit {
+    Number(::schemcp_runtime::other_kinds::Number),
+    NotNumber(::schemcp_runtime::other_kinds::NotNumber),
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::default::Default for FillsNullableDefaultsInputLimit {
+    fn default() -> Self {
+        FillsNullableDefaultsInputLimit::Number(
+            ::schemcp_runtime::__private::serde_json::from_str::<
+                ::schemcp_runtime::other_kinds::Number,
+            >("10")
+                .unwrap(),
+        )
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::schemcp_runtime::other_kinds::Number>
+for FillsNullableDefaultsInputLimit {
+    fn from(value: ::schemcp_runtime::other_kinds::Number) -> Self {
+        Self::Number(value)
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::From<::schemcp_runtime::other_kinds::NotNumber>
+for FillsNullableDefaultsInputLimit {
+    fn from(value: ::schemcp_runtime::other_kinds::NotNumber) -> Self {
+        Self::NotNumber(value)
+    }
+}
+///`FillsNullableDefaultsInputSort`
+#[derive(
+    ::schemcp_runtime::__private::serde::Deserialize,
+    ::schemcp_runtime::__private::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+#[serde(crate = "::schemcp_runtime::__private::serde")]
+#[allow(dead_code, clippy::all)]
+pub enum FillsNullableDefaultsInputSort {
+    #[serde(rename = "asc")]
+    Asc,
+    #[serde(rename = "desc")]
+    Desc,
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::fmt::Display for FillsNullableDefaultsInputSort {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Asc => f.write_str("asc"),
+            Self::Desc => f.write_str("desc"),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::str::FromStr for FillsNullableDefaultsInputSort {
+    type Err = self::error::ConversionError;
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "asc" => Ok(Self::Asc),
+            "desc" => Ok(Self::Desc),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<&str> for FillsNullableDefaultsInputSort {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+#[allow(dead_code, clippy::all)]
+impl ::std::convert::TryFrom<::std::string::String> for FillsNullableDefaultsInputSort {
+    type Error = self::error::ConversionError;
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
 ///`FindsRecordInput`
 #[derive(::schemcp_runtime::__private::serde::Serialize, Clone, Debug)]
 #[serde(crate = "::schemcp_runtime::__private::serde")]
@@ -6596,6 +6719,24 @@ pub mod defaults {
     pub(super) fn calculate_input_op() -> super::CalculateInputOp {
         super::CalculateInputOp::Plus
     }
+    pub(super) fn fills_nullable_defaults_input_limit() -> super::FillsNullableDefaultsInputLimit {
+        super::FillsNullableDefaultsInputLimit::Number(
+            ::schemcp_runtime::__private::serde_json::from_str::<
+                ::schemcp_runtime::other_kinds::Number,
+            >("10")
+                .unwrap(),
+        )
+    }
+    pub(super) fn fills_nullable_defaults_input_page_size() -> ::std::option::Option<
+        ::std::num::NonZeroU64,
+    > {
+        ::std::option::Option::Some(::std::num::NonZeroU64::new(30).unwrap())
+    }
+    pub(super) fn fills_nullable_defaults_input_sort() -> ::std::option::Option<
+        super::FillsNullableDefaultsInputSort,
+    > {
+        ::std::option::Option::Some(super::FillsNullableDefaultsInputSort::Asc)
+    }
     pub(super) fn react_input_content() -> super::ReactInputContent {
         super::ReactInputContent::Plus1
     }
@@ -6735,6 +6876,17 @@ pub trait Tools: ::std::marker::Send + ::std::marker::Sync + 'static {
     fn fills_defaults(
         &self,
         input: FillsDefaultsInput,
+        cx: &::schemcp_runtime::ToolContext,
+    ) -> impl ::std::future::Future<
+        Output = ::std::result::Result<
+            ::std::string::String,
+            ::schemcp_runtime::ToolError,
+        >,
+    > + ::std::marker::Send;
+    /// Optional members that may be `null` and have a default other than `null`: a missing member is filled in with the default, and an explicit `null` stays `null` (it was `Option<Option<T>>` and the default was never filled in).
+    fn fills_nullable_defaults(
+        &self,
+        input: FillsNullableDefaultsInput,
         cx: &::schemcp_runtime::ToolContext,
     ) -> impl ::std::future::Future<
         Output = ::std::result::Result<
@@ -7044,48 +7196,56 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
                 10 => {
+                    let input: FillsNullableDefaultsInput = ::schemcp_runtime::__private::decode_arguments(
+                        arguments,
+                    )?;
+                    let output = Tools::fills_nullable_defaults(&self.0, input, cx)
+                        .await?;
+                    ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
+                }
+                11 => {
                     let input: FindsRecordInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::finds_record(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                11 => {
+                12 => {
                     let input: ForecastInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::forecast(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                12 => {
+                13 => {
                     let input: JoinsModelsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::joins_models(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                13 => {
+                14 => {
                     let input: KeepsAllowedMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_allowed_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                14 => {
+                15 => {
                     let input: KeepsAnyOfMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_any_of_members(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                15 => {
+                16 => {
                     let input: KeepsBranchMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_branch_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                16 => {
+                17 => {
                     let input: KeepsConditionalMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -7093,28 +7253,28 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                17 => {
+                18 => {
                     let input: KeepsMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                18 => {
+                19 => {
                     let input: KeepsNamesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_names(&self.0, input, cx).await?;
                     ::schemcp_runtime::Returned::structured(&output)
                 }
-                19 => {
+                20 => {
                     let input: KeepsNullMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_null_members(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                20 => {
+                21 => {
                     let input: KeepsNullableDefinitionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -7122,14 +7282,14 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                21 => {
+                22 => {
                     let input: KeepsPositionsInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_positions(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                22 => {
+                23 => {
                     let input: KeepsRequiredMembersInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -7137,49 +7297,49 @@ impl<T: Tools> ::schemcp_runtime::ToolSet for Dispatch<T> {
                         .await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                23 => {
+                24 => {
                     let input: KeepsTimesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_times(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                24 => {
+                25 => {
                     let input: KeepsUnionShapesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::keeps_union_shapes(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                25 => {
+                26 => {
                     let input: ListsValuesInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lists_values(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                26 => {
+                27 => {
                     let input: LossyInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::lossy(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                27 => {
+                28 => {
                     let input: PayInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::pay(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                28 => {
+                29 => {
                     let input: ReactInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
                     let output = Tools::react(&self.0, input, cx).await?;
                     ::std::result::Result::Ok(::schemcp_runtime::Returned::text(output))
                 }
-                29 => {
+                30 => {
                     let input: RendersFormInput = ::schemcp_runtime::__private::decode_arguments(
                         arguments,
                     )?;
@@ -7880,6 +8040,48 @@ pub(crate) mod schemcp_examples {
                 same(& example, & back),
                 "{}: the example does not round-trip through the generated type: {} became {}",
                 "tool `fills_defaults` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"page_size\":null,\"sort\":\"desc\",\"limit\":3}",
+                )
+                .unwrap();
+            let typed: FillsNullableDefaultsInput = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `fills_nullable_defaults` /inputSchema/examples/0", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `fills_nullable_defaults` /inputSchema/examples/0", example, back
+            );
+        }
+        {
+            let example: Value = serde_json::from_str(
+                    "{\"page_size\":50,\"sort\":null,\"limit\":\"any\",\"cursor\":null}",
+                )
+                .unwrap();
+            let typed: FillsNullableDefaultsInput = serde_json::from_value(
+                    example.clone(),
+                )
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: the example does not deserialize into the generated type: {}",
+                        "tool `fills_nullable_defaults` /inputSchema/examples/1", e
+                    )
+                });
+            let back = serde_json::to_value(typed).unwrap();
+            assert!(
+                same(& example, & back),
+                "{}: the example does not round-trip through the generated type: {} became {}",
+                "tool `fills_nullable_defaults` /inputSchema/examples/1", example, back
             );
         }
         {
