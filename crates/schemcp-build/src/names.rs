@@ -49,6 +49,14 @@ pub(crate) fn typify_pascal(input: &str) -> String {
         .to_pascal_case()
 }
 
+/// Whether no two of `names` are alike.
+pub(crate) fn distinct(names: &[String]) -> bool {
+    names
+        .iter()
+        .enumerate()
+        .all(|(i, name)| !names[..i].contains(name))
+}
+
 /// `words` listed for a diagnostic: `a`, `a and b`, `a, b and c` (`conjunction` in place of
 /// `and`: `listed(&["x", "y", "z"], "or")` is `x, y or z`); `None` for none.
 pub(crate) fn listed<S: AsRef<str>>(words: &[S], conjunction: &str) -> Option<String> {

@@ -25,17 +25,13 @@ use crate::schema::{
 /// `const` lists of booleans, of numbers or of strings; in anything else it ignores keywords it does not know
 /// (`unevaluatedProperties`, `dependentSchemas`, ...) or turns untypable parts into
 /// `serde_json::Value`, which under `not` would make the type reject everything, or panics.
+/// A schema that only negates kinds of value (`{"not": {"type": "object"}}`) is typed instead,
+/// as the runtime's type for the other kinds (`NotObject`).
 pub(crate) fn drop_opaque_nots(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
-    // `{"not": {"type": "object"}}` is exactly the runtime's `NotObject`.
-    if let Some(kinds) = crate::other_kinds::negated_kinds(object) {
-        let other = crate::other_kinds::other_kinds_type(&kinds);
-        object.shift_remove("not");
-        if let Value::Object(typed) = runtime_type(&format!("other_kinds::{other}"), Vec::new()) {
-            object.extend(typed);
-        }
+    if crate::other_kinds::type_negated_kinds(object) {
         return;
     }
     let readable = |negated: &Value| match negated {
@@ -2159,6 +2155,8 @@ fn open_tuples_at(schema: &mut Value, path: &str, merged: &str) {
     let Value::Object(object) = schema else {
         return;
     };
+    // A union typify types as `Option<X>` names `X` as it would have named the union.
+    let option = option_branch(object).map(|(keyword, _)| keyword);
     for (keyword, value) in object.iter_mut() {
         match (children(keyword), value) {
             (Some(Children::Named), Value::Object(map)) => {
@@ -2168,16 +2166,13 @@ fn open_tuples_at(schema: &mut Value, path: &str, merged: &str) {
                 }
             }
             (Some(Children::One | Children::List), Value::Array(list)) => {
-                // A `null` branch and one other are an `Option` of the other's type.
-                let null = |b: &Value| b.get("type") == Some(&json!("null"));
-                let optional = list.len() == 2 && list.iter().any(null);
                 for (i, child) in list.iter_mut().enumerate() {
                     let at = format!("{}{i}", pascal(keyword));
                     // typify merges `allOf` branches into the type of their holder, and names
                     // a union's branches `Variant{i}`.
                     let merged = match keyword.as_str() {
                         "allOf" => merged.to_string(),
-                        "anyOf" | "oneOf" if optional => merged.to_string(),
+                        _ if option == Some(keyword.as_str()) => merged.to_string(),
                         "anyOf" | "oneOf" => format!("{merged}Variant{i}"),
                         _ => format!("{merged}{at}"),
                     };

@@ -36,10 +36,31 @@ pub(crate) fn is_other_kinds(name: &str) -> bool {
     })
 }
 
+/// The schema typify reads as the runtime's type for every value but those of `kinds`.
+fn any_other(kinds: &[&str]) -> Value {
+    let other = other_kinds_type(kinds);
+    runtime_type(&format!("other_kinds::{other}"), Vec::new())
+}
+
+/// Makes a schema that only negates kinds of value (`{"not": {"type": "object"}}`, see
+/// [`negated_kinds`]) the runtime's type for every other value (`NotObject`), which is exact;
+/// returns whether it did. GitHub's MCP server writes "a filter object, or anything but an
+/// object" so.
+pub(crate) fn type_negated_kinds(object: &mut Map<String, Value>) -> bool {
+    let Some(kinds) = negated_kinds(object) else {
+        return false;
+    };
+    object.shift_remove("not");
+    if let Value::Object(typed) = any_other(&kinds) {
+        object.extend(typed);
+    }
+    true
+}
+
 /// The kinds of value a schema that only negates them denies (`{"not": {"type": "object"}}`:
 /// `["object"]`), where the runtime has a type for every other value; `None` for any other
-/// schema. GitHub's MCP server writes "a filter object, or anything but an object" so.
-pub(crate) fn negated_kinds(object: &Map<String, Value>) -> Option<Vec<&'static str>> {
+/// schema.
+fn negated_kinds(object: &Map<String, Value>) -> Option<Vec<&'static str>> {
     const BESIDE: [&str; 3] = ["description", "title", "$comment"];
     let negated = object.get("not")?.as_object()?;
     if !object
@@ -165,9 +186,8 @@ pub(crate) fn split(mut schema: Map<String, Value>, kinds: &[&str]) -> Map<Strin
         .into_iter()
         .map(|(kind, part)| typed_branch(kind, part))
         .collect();
-    let other = other_kinds_type(kinds);
-    let mut any_other = runtime_type(&format!("other_kinds::{other}"), Vec::new());
-    name_after_parent(&mut any_other, &other);
+    let mut any_other = any_other(kinds);
+    name_after_parent(&mut any_other, &other_kinds_type(kinds));
     branches.push(any_other);
     split.insert("oneOf".into(), Value::Array(branches));
     split

@@ -13,6 +13,7 @@ use syn::visit_mut::{self, VisitMut};
 use syn::{Fields, Item, Type};
 
 use crate::fields::{json_name, member_name, serde_flag};
+use crate::names::distinct;
 
 /// Renames the numbered variants of every untagged enum of `file` ([`variant_names`]), in
 /// the enum's own `impl`s too (typify's `From` for each newtype variant), and the types typify
@@ -155,8 +156,7 @@ fn variant_names(union: &syn::ItemEnum, tags: &BTreeMap<String, String>) -> Opti
                 _ => kind_name(&v.fields).filter(|name| !name.starts_with(&own)),
             })
             .collect::<Option<_>>()?;
-        let distinct = names.iter().collect::<BTreeSet<_>>().len() == names.len();
-        return distinct.then_some(names);
+        return distinct(&names).then_some(names);
     }
     if structs < 2 {
         return None;
@@ -193,8 +193,7 @@ fn variant_names(union: &syn::ItemEnum, tags: &BTreeMap<String, String>) -> Opti
         let (name, _) = required.or_else(|| own.iter().find(alone))?;
         names.push(crate::names::pascal(name));
     }
-    let distinct = names.iter().collect::<BTreeSet<_>>().len() == names.len();
-    distinct.then_some(names)
+    distinct(&names).then_some(names)
 }
 
 /// The variants of `union` named after the value of a tag (see [`variant_names`]): the first
@@ -229,8 +228,7 @@ fn tag_names(union: &syn::ItemEnum, tags: &BTreeMap<String, String>) -> Option<V
             .map(|members| members.get(member).copied())
             .collect::<Option<_>>()?;
         let names: Vec<String> = values.iter().map(|v| crate::names::pascal(v)).collect();
-        let distinct = names.iter().collect::<BTreeSet<_>>().len() == names.len();
-        distinct.then_some(names)
+        distinct(&names).then_some(names)
     })
 }
 

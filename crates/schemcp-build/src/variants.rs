@@ -14,7 +14,7 @@ use serde_json::Value;
 use syn::{Item, Type};
 use unicode_ident::{is_xid_continue, is_xid_start};
 
-use crate::names::typify_pascal;
+use crate::names::{distinct, typify_pascal};
 use crate::schema::for_each_child_mut_under;
 
 /// Starts the value's bytes in a placeholder; each byte `b` follows as `BYTES + b`.
@@ -111,13 +111,6 @@ fn placeholders(values: &[&str]) -> Option<Vec<String>> {
             })
             .collect(),
     )
-}
-
-fn distinct(names: &[String]) -> bool {
-    names
-        .iter()
-        .enumerate()
-        .all(|(i, name)| !names[..i].contains(name))
 }
 
 /// The variant name typify 0.8 gives a string value (its `sanitize` in Pascal case).
